@@ -1,0 +1,165 @@
+#include "common/cli.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/host_matrix.hpp"
+
+namespace ladder {
+namespace {
+
+long long parse_integer(const std::string& name, const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(begin, &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE) {
+    throw UsageError(name + " needs a whole number, got '" + text + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+Cli::Cli(std::string program, std::string summary)
+    : program_(std::move(program)), summary_(std::move(summary)) {}
+
+void Cli::add_int(const std::string& name, int* value, const std::string& help, int min,
+                  int max) {
+  options_.push_back({name, help, std::to_string(*value), true,
+                      [name, value, min, max](const std::string& text) {
+                        const long long parsed = parse_integer(name, text);
+                        if (parsed < min) {
+                          throw UsageError(name + " must be at least " + std::to_string(min) +
+                                           ", got " + text);
+                        }
+                        if (parsed > max) {
+                          throw UsageError(name + " must be at most " + std::to_string(max) +
+                                           ", got " + text);
+                        }
+                        *value = static_cast<int>(parsed);
+                      }});
+}
+
+void Cli::add_seed(const std::string& name, std::uint64_t* value, const std::string& help) {
+  options_.push_back({name, help, std::to_string(*value), true,
+                      [name, value](const std::string& text) {
+                        const long long parsed = parse_integer(name, text);
+                        if (parsed < 0) {
+                          throw UsageError(name + " must not be negative, got " + text);
+                        }
+                        *value = static_cast<std::uint64_t>(parsed);
+                      }});
+}
+
+void Cli::add_choice(const std::string& name, std::string* value,
+                     std::vector<std::string> choices, const std::string& help) {
+  std::string listed;
+  for (const auto& choice : choices) listed += (listed.empty() ? "" : "|") + choice;
+  options_.push_back({name, help + " (" + listed + ")", *value, true,
+                      [name, value, choices, listed](const std::string& text) {
+                        for (const auto& choice : choices) {
+                          if (text == choice) {
+                            *value = text;
+                            return;
+                          }
+                        }
+                        throw UsageError(name + " must be one of " + listed + ", got '" +
+                                         text + "'");
+                      }});
+}
+
+void Cli::add_flag(const std::string& name, bool* value, const std::string& help) {
+  options_.push_back({name, help, "", false, [value](const std::string&) { *value = true; }});
+}
+
+void Cli::add_check(std::function<void()> check) { checks_.push_back(std::move(check)); }
+
+const Cli::Option* Cli::find(const std::string& name) const {
+  for (const auto& option : options_) {
+    if (option.name == name) return &option;
+  }
+  return nullptr;
+}
+
+bool Cli::parse(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(usage().c_str(), stdout);
+      return false;
+    }
+    std::string value;
+    bool has_inline_value = false;
+    if (const auto eq = arg.find('='); eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg.resize(eq);
+      has_inline_value = true;
+    }
+    const Option* option = find(arg);
+    if (option == nullptr) throw UsageError("unknown option '" + arg + "'");
+    if (option->takes_value && !has_inline_value) {
+      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      value = argv[++i];
+    } else if (!option->takes_value && has_inline_value) {
+      throw UsageError(arg + " takes no value");
+    }
+    option->accept(value);
+  }
+  for (const auto& check : checks_) check();
+  return true;
+}
+
+std::string Cli::usage() const {
+  std::ostringstream out;
+  out << program_ << ": " << summary_ << "\n\nUsage: " << program_ << " [options]\n\nOptions:\n";
+  for (const auto& option : options_) {
+    std::string left = "  " + option.name + (option.takes_value ? " <value>" : "");
+    if (left.size() < 24) left.resize(24, ' ');
+    out << left << " " << option.help;
+    if (!option.default_text.empty()) out << " [default: " << option.default_text << "]";
+    out << "\n";
+  }
+  out << "  --help                   print this help\n\n"
+         "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
+         "77 no usable CUDA device.\n";
+  return out.str();
+}
+
+void add_run_options(Cli& cli, RunOptions& options) {
+  cli.add_int("--reps", &options.repeats.timed, "timed runs; the median is reported");
+  cli.add_int("--warmup", &options.repeats.warmup, "untimed runs before timing", 0);
+  cli.add_seed("--seed", &options.seed, "seed of the random inputs");
+  cli.add_flag("--csv", &options.csv, "print one CSV row per measurement instead of the table");
+}
+
+std::string GemmShape::describe() const {
+  return "A " + std::to_string(m) + "x" + std::to_string(k) + " * B " + std::to_string(k) + "x" +
+         std::to_string(n);
+}
+
+void add_gemm_shape(Cli& cli, GemmShape& shape) {
+  cli.add_int("--m", &shape.m, "rows of A and C");
+  cli.add_int("--n", &shape.n, "columns of B and C");
+  cli.add_int("--k", &shape.k, "columns of A, rows of B");
+  cli.add_check([&shape] {
+    check_matrix_shape(shape.m, shape.k, shape.k);
+    check_matrix_shape(shape.k, shape.n, shape.n);
+    check_matrix_shape(shape.m, shape.n, shape.n);
+  });
+}
+
+std::string TransposeShape::describe() const {
+  return std::to_string(rows) + "x" + std::to_string(cols) + " floats";
+}
+
+void add_transpose_shape(Cli& cli, TransposeShape& shape) {
+  cli.add_int("--rows", &shape.rows, "rows of the input");
+  cli.add_int("--cols", &shape.cols, "columns of the input");
+  cli.add_check([&shape] { check_matrix_shape(shape.rows, shape.cols, shape.cols); });
+}
+
+}  // namespace ladder

@@ -1,0 +1,74 @@
+// Command-line options shared by every stage program (GUIDE section 2).
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/timing.hpp"
+
+namespace ladder {
+
+class Cli {
+ public:
+  Cli(std::string program, std::string summary);
+
+  void add_int(const std::string& name, int* value, const std::string& help, int min = 1,
+               int max = INT_MAX);
+  void add_seed(const std::string& name, std::uint64_t* value, const std::string& help);
+  void add_choice(const std::string& name, std::string* value, std::vector<std::string> choices,
+                  const std::string& help);
+  void add_flag(const std::string& name, bool* value, const std::string& help);
+  // A check that runs after all options are read (for limits that involve several).
+  void add_check(std::function<void()> check);
+
+  // Reads argv ("--name value" or "--name=value"). Returns false when it printed the usage
+  // for --help; throws UsageError naming the problem for anything it cannot accept.
+  bool parse(int argc, char** argv);
+  std::string usage() const;
+
+ private:
+  struct Option {
+    std::string name;
+    std::string help;
+    std::string default_text;
+    bool takes_value;
+    std::function<void(const std::string&)> accept;
+  };
+  const Option* find(const std::string& name) const;
+
+  std::string program_;
+  std::string summary_;
+  std::vector<Option> options_;
+  std::vector<std::function<void()>> checks_;
+};
+
+// How long and how often to measure, which inputs, which output format.
+struct RunOptions {
+  Repeats repeats;
+  std::uint64_t seed = 0;
+  bool csv = false;
+};
+void add_run_options(Cli& cli, RunOptions& options);
+
+// C (m x n) = A (m x k) * B (k x n). The default is the problem of the source articles:
+// A 1920x1024 times B 1024x1280.
+struct GemmShape {
+  int m = 1920;
+  int n = 1280;
+  int k = 1024;
+  std::string describe() const;  // "A 1920x1024 * B 1024x1280"
+};
+void add_gemm_shape(Cli& cli, GemmShape& shape);
+
+// out (cols x rows) = transpose of in (rows x cols).
+struct TransposeShape {
+  int rows = 8192;
+  int cols = 8192;
+  std::string describe() const;  // "8192x8192 floats"
+};
+void add_transpose_shape(Cli& cli, TransposeShape& shape);
+
+}  // namespace ladder

@@ -1,0 +1,39 @@
+#include "common/cpu_gemm_bench.hpp"
+
+#include "common/random.hpp"
+
+namespace ladder {
+
+RunOptions cpu_run_defaults() {
+  RunOptions options;
+  options.repeats = Repeats{1, 5};
+  return options;
+}
+
+CpuGemmBench::CpuGemmBench(const GemmShape& shape, const RunOptions& options)
+    : shape_(shape),
+      options_(options),
+      a_(shape.m, shape.k),
+      b_(shape.k, shape.n),
+      c_(shape.m, shape.n) {
+  fill_random(a_.view(), options.seed);
+  fill_random(b_.view(), options.seed + 1);
+}
+
+void CpuGemmBench::run(Report& report, const std::string& variant, Role role, const Gemm& gemm) {
+  Measurement row;
+  row.variant = variant;
+  row.role = role;
+  row.work = 2.0 * shape_.m * shape_.n * static_cast<double>(shape_.k);
+  row.timing = measure(options_.repeats, [&] {
+    poison(c_.view());
+    HostTimer timer;
+    gemm(a_.view(), b_.view(), c_.view());
+    return timer.elapsed_ms();
+  });
+  if (!reference_) reference_ = reference_gemm(a_.view(), b_.view());
+  row.check = check_gemm(c_.view(), *reference_, shape_.k);
+  report.add(row);
+}
+
+}  // namespace ladder

@@ -1,0 +1,72 @@
+#include "common/device.hpp"
+
+#include <cstdio>
+
+#include "common/cuda_check.hpp"
+#include "common/errors.hpp"
+
+namespace ladder {
+namespace {
+
+// Never launched: asking for its attributes tells whether this binary holds code the
+// device can run.
+__global__ void probe_kernel() {}
+
+}  // namespace
+
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
+                                   int line) {
+  char text[512];
+  std::snprintf(text, sizeof text, "%s:%d: %s failed: %s (%s)", file, line, call,
+                cudaGetErrorString(status), cudaGetErrorName(status));
+  throw CudaError(text);
+}
+
+std::string no_device_reason() {
+  int count = 0;
+  // With no driver this call fails and leaves count unwritten: trust only its status.
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError();  // clear it, so later calls start clean
+    return std::string("cudaGetDeviceCount failed: ") + cudaGetErrorString(status);
+  }
+  if (count == 0) return "no CUDA device found";
+  cudaFuncAttributes attributes;
+  const cudaError_t image = cudaFuncGetAttributes(&attributes, probe_kernel);
+  if (image != cudaSuccess) {
+    cudaGetLastError();
+    std::string where = "device 0";
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+      where = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
+              std::to_string(prop.minor) + ")";
+    }
+    return where + " cannot run this build's kernels (" + cudaGetErrorString(image) +
+           "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=native";
+  }
+  return "";
+}
+
+std::string DeviceInfo::describe() const {
+  char text[256];
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.0f GiB, L2 %.0f MB)", name.c_str(),
+                major, minor, multiprocessors, memory_bytes / 1073741824.0, l2_bytes / 1e6);
+  return text;
+}
+
+DeviceInfo require_device() {
+  if (std::string reason = no_device_reason(); !reason.empty()) throw NoDeviceError(reason);
+  CUDA_CHECK(cudaSetDevice(0));
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  DeviceInfo info;
+  info.name = prop.name;
+  info.major = prop.major;
+  info.minor = prop.minor;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.memory_bytes = prop.totalGlobalMem;
+  info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  return info;
+}
+
+}  // namespace ladder

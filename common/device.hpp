@@ -1,0 +1,25 @@
+// Finding a GPU that can run this build's kernels, or saying in one line why there is none.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace ladder {
+
+struct DeviceInfo {
+  std::string name;
+  int major = 0;  // compute capability
+  int minor = 0;
+  int multiprocessors = 0;
+  std::size_t memory_bytes = 0;
+  std::size_t l2_bytes = 0;
+  std::string describe() const;  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB)"
+};
+
+// Why no CUDA device can run this build's kernels; empty when device 0 can.
+std::string no_device_reason();
+
+// Device 0, checked as above; throws NoDeviceError with the reason.
+DeviceInfo require_device();
+
+}  // namespace ladder

@@ -1,0 +1,63 @@
+#include "common/device_matrix.hpp"
+
+#include <string>
+#include <utility>
+
+#include "common/cuda_check.hpp"
+#include "common/errors.hpp"
+#include "common/host_matrix.hpp"
+
+namespace ladder {
+namespace {
+
+std::size_t bytes_of(const Matrix& m) {
+  return static_cast<std::size_t>(m.stride) * m.height * sizeof(float);
+}
+
+void copy_2d(Matrix to, Matrix from, cudaMemcpyKind kind) {
+  if (to.width != from.width || to.height != from.height) {
+    throw std::invalid_argument("host and device matrices differ in shape");
+  }
+  const int columns = to.stride == from.stride ? to.stride : to.width;
+  CUDA_CHECK(cudaMemcpy2D(to.data, to.stride * sizeof(float), from.data,
+                          from.stride * sizeof(float), columns * sizeof(float), to.height, kind));
+}
+
+}  // namespace
+
+DeviceMatrix::DeviceMatrix(int height, int width, int stride) {
+  view_ = Matrix{width, height, stride == 0 ? width : stride, nullptr};
+  check_matrix_shape(view_.height, view_.width, view_.stride);
+  const cudaError_t status = cudaMalloc(&view_.data, bytes_of(view_));
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    throw UsageError("not enough GPU memory for a " + std::to_string(height) + "x" +
+                     std::to_string(width) + " matrix");
+  }
+  CUDA_CHECK(status);
+  poison();
+}
+
+DeviceMatrix::~DeviceMatrix() {
+  // A destructor must not throw; a failure here would only repeat an earlier one.
+  if (view_.data != nullptr) cudaFree(view_.data);
+}
+
+DeviceMatrix::DeviceMatrix(DeviceMatrix&& other) noexcept
+    : view_(std::exchange(other.view_, Matrix{})) {}
+
+DeviceMatrix& DeviceMatrix::operator=(DeviceMatrix&& other) noexcept {
+  if (this != &other) {
+    if (view_.data != nullptr) cudaFree(view_.data);
+    view_ = std::exchange(other.view_, Matrix{});
+  }
+  return *this;
+}
+
+void DeviceMatrix::upload(Matrix host) { copy_2d(view_, host, cudaMemcpyHostToDevice); }
+
+void DeviceMatrix::download(Matrix host) const { copy_2d(host, view_, cudaMemcpyDeviceToHost); }
+
+void DeviceMatrix::poison() { CUDA_CHECK(cudaMemset(view_.data, 0xFF, bytes_of(view_))); }
+
+}  // namespace ladder

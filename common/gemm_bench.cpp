@@ -1,0 +1,67 @@
+#include "common/gemm_bench.hpp"
+
+#include "common/gemm_check.hpp"
+#include "common/gpu_timing.hpp"
+#include "common/random.hpp"
+
+namespace ladder {
+
+RunOptions gpu_run_defaults() {
+  RunOptions options;
+  options.repeats = Repeats{3, 20};
+  return options;
+}
+
+GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
+    : shape_(shape),
+      options_(options),
+      a_host_(shape.m, shape.k),
+      b_host_(shape.k, shape.n),
+      c_host_(shape.m, shape.n),
+      a_(shape.m, shape.k),
+      b_(shape.k, shape.n),
+      c_(shape.m, shape.n) {
+  fill_random(a_host_.view(), options.seed);
+  fill_random(b_host_.view(), options.seed + 1);
+  a_.upload(a_host_.view());
+  b_.upload(b_host_.view());
+}
+
+double GemmBench::flops() const { return 2.0 * shape_.m * shape_.n * shape_.k; }
+
+void GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch) {
+  Measurement row;
+  row.variant = variant;
+  row.role = role;
+  row.work = flops();
+  row.timing = measure_gpu(
+      options_.repeats, [&] { launch(a_.view(), b_.view(), c_.view()); }, [&] { c_.poison(); });
+  row.check = check_gemm_on_device(a_.view(), b_.view(), c_.view(), a_host_.view(), b_host_.view());
+  report.add(row);
+}
+
+void GemmBench::run_cublas(Report& report) {
+  run(report, "cuBLAS SGEMM FP32", Role::ceiling,
+      [this](Matrix a, Matrix b, Matrix c) { cublas_(a, b, c); });
+}
+
+void GemmBench::run_transfers(Report& report) {
+  Measurement row;
+  row.variant = "copies H2D A,B + D2H C";
+  row.role = Role::transfer;
+  row.unit = "GB/s";
+  row.work = sizeof(float) * (static_cast<double>(shape_.m) * shape_.k +
+                              static_cast<double>(shape_.k) * shape_.n +
+                              static_cast<double>(shape_.m) * shape_.n);
+  row.timing = measure_gpu(
+      options_.repeats,
+      [&] {
+        a_.upload(a_host_.view());
+        b_.upload(b_host_.view());
+        c_.download(c_host_.view());
+      },
+      [] {});
+  report.add(row);
+}
+
+}  // namespace ladder

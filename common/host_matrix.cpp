@@ -1,0 +1,32 @@
+#include "common/host_matrix.hpp"
+
+#include <climits>
+#include <string>
+
+#include "common/errors.hpp"
+
+namespace ladder {
+
+void check_matrix_shape(int height, int width, int stride) {
+  if (height <= 0 || width <= 0) {
+    throw UsageError("matrix sizes must be positive, got " + std::to_string(height) + "x" +
+                     std::to_string(width));
+  }
+  if (stride < width) {
+    throw UsageError("stride " + std::to_string(stride) + " is smaller than the width " +
+                     std::to_string(width));
+  }
+  if (static_cast<long long>(stride) * height > INT_MAX) {
+    throw UsageError("a " + std::to_string(height) + "x" + std::to_string(width) +
+                     " matrix is too large: this tutorial keeps every matrix under 2^31 "
+                     "elements (8 GiB) so that kernels can index with int");
+  }
+}
+
+HostMatrix::HostMatrix(int height, int width, int stride)
+    : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
+  check_matrix_shape(height_, width_, stride_);
+  elements_.resize(static_cast<std::size_t>(stride_) * height_);
+}
+
+}  // namespace ladder

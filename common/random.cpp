@@ -1,0 +1,42 @@
+#include "common/random.hpp"
+
+#include <limits>
+
+namespace ladder {
+namespace {
+
+// SplitMix64: a small, well-mixed hash, so each element is independent of the others.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+void fill_random(Matrix m, std::uint64_t seed) {
+  const std::uint64_t stream = mix(seed);
+  for (int row = 0; row < m.height; ++row) {
+    for (int col = 0; col < m.stride; ++col) {
+      if (col >= m.width) {
+        m.set(row, col, std::numeric_limits<float>::quiet_NaN());
+        continue;
+      }
+      const std::uint64_t bits =
+          mix(stream ^ (static_cast<std::uint64_t>(row) << 32 | static_cast<std::uint32_t>(col)));
+      // 24 random bits make every value exact in float: k / 2^23 - 1 for k in [0, 2^24).
+      m.set(row, col, static_cast<float>(bits >> 40) * 0x1p-23f - 1.0f);
+    }
+  }
+}
+
+void poison(Matrix m) {
+  for (int row = 0; row < m.height; ++row) {
+    for (int col = 0; col < m.stride; ++col) {
+      m.set(row, col, std::numeric_limits<float>::quiet_NaN());
+    }
+  }
+}
+
+}  // namespace ladder

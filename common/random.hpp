@@ -1,0 +1,19 @@
+// Inputs and poisoned outputs.
+#pragma once
+
+#include <cstdint>
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+// Fills the width x height elements with values uniform in [-1, 1), a pure function of
+// (seed, row, col): the same seed gives the same matrix whatever its stride. Padding
+// columns (stride > width) become NaN, so a kernel that reads them poisons its result.
+void fill_random(Matrix m, std::uint64_t seed);
+
+// Fills every element, padding included, with NaN: an element that a kernel fails to
+// write stays NaN and fails verification.
+void poison(Matrix m);
+
+}  // namespace ladder

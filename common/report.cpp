@@ -1,0 +1,139 @@
+#include "common/report.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <new>
+
+#include "common/errors.hpp"
+
+#ifndef LADDER_CXX_FLAGS
+#define LADDER_CXX_FLAGS "unknown flags"
+#endif
+
+namespace ladder {
+namespace {
+
+const char* role_name(Role role) {
+  switch (role) {
+    case Role::baseline: return "baseline";
+    case Role::stage: return "stage";
+    case Role::ceiling: return "ceiling";
+    case Role::transfer: return "transfer";
+  }
+  return "?";
+}
+
+std::string csv_field(std::string text) {
+  for (char& c : text) {
+    if (c == ',' || c == '\n') c = ';';
+  }
+  return text;
+}
+
+}  // namespace
+
+Report::Report(std::string stage, std::string problem, std::string device)
+    : stage_(std::move(stage)), problem_(std::move(problem)), device_(std::move(device)) {}
+
+void Report::add(Measurement measurement) { rows_.push_back(std::move(measurement)); }
+
+const Measurement* Report::first(Role role, const std::string& unit) const {
+  for (const auto& row : rows_) {
+    if (row.role == role && row.unit == unit) return &row;
+  }
+  return nullptr;
+}
+
+int Report::print(bool csv) const {
+  if (csv) {
+    print_csv();
+  } else {
+    print_table();
+  }
+  for (const auto& row : rows_) {
+    if (!row.check.ok) return kExitFailure;
+  }
+  return kExitOk;
+}
+
+void Report::print_table() const {
+  std::printf("%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
+  std::printf("%-34s %11s %11s %11s %9s %9s  %s\n", "variant", "median ms", "min ms", "rate",
+              "vs base", "% ceiling", "check");
+  for (const auto& row : rows_) {
+    const Measurement* base = first(Role::baseline, row.unit);
+    const Measurement* ceiling = first(Role::ceiling, row.unit);
+    char vs_base[16] = "";
+    char pct[16] = "";
+    if (base && row.role != Role::transfer) {
+      std::snprintf(vs_base, sizeof vs_base, "%.2fx", base->timing.median_ms / row.timing.median_ms);
+    }
+    if (ceiling && row.role != Role::transfer) {
+      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * row.rate() / ceiling->rate());
+    }
+    std::string variant = row.variant;
+    if (row.role == Role::baseline) variant += " [prev]";
+    if (row.role == Role::ceiling) variant += " [ceiling]";
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.1f %s", row.rate(), row.unit.c_str());
+    std::printf("%-34s %11.4f %11.4f %17s %7s %9s  %s\n", variant.c_str(), row.timing.median_ms,
+                row.timing.min_ms, rate, vs_base, pct,
+                row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
+  }
+  std::printf("\n");
+  for (const auto& row : rows_) {
+    if (row.check.checked > 0) {
+      std::printf("  %-32s %s\n", row.variant.c_str(), row.check.summary().c_str());
+    }
+  }
+  const int runs = rows_.empty() ? 0 : rows_.front().timing.runs;
+  std::printf("\nTimes are the median and minimum of %d timed runs after warm-up.\n", runs);
+}
+
+void Report::print_csv() const {
+  std::printf(
+      "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,"
+      "verified\n");
+  for (const auto& row : rows_) {
+    const Measurement* ceiling = first(Role::ceiling, row.unit);
+    const double pct = ceiling ? 100.0 * row.rate() / ceiling->rate() : 0.0;
+    std::printf("%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%.2f,%s\n", stage_.c_str(),
+                csv_field(row.variant).c_str(), role_name(row.role),
+                csv_field(problem_).c_str(), csv_field(device_).c_str(), row.timing.median_ms,
+                row.timing.min_ms, row.timing.runs, row.rate(), row.unit.c_str(), pct,
+                row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"));
+  }
+}
+
+int run_program(const char* program, int (*body)(int, char**), int argc, char** argv) {
+  try {
+    return body(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program, e.what(),
+                 program);
+    return kExitUsage;
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "%s: skipped: no usable CUDA device: %s\n", program, e.what());
+    return kExitSkipped;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: not enough host memory for this problem size\n", program);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
+    return kExitFailure;
+  }
+}
+
+std::string cpu_description() {
+  std::string model = "unknown CPU";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  return model + ", 1 thread, " LADDER_CXX_FLAGS;
+}
+
+}  // namespace ladder

@@ -1,0 +1,61 @@
+// The result block every stage prints, or its CSV rows (GUIDE section 2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/timing.hpp"
+#include "common/verify.hpp"
+
+namespace ladder {
+
+enum class Role {
+  baseline,  // the previous stage's kernel, run again here so ratios come from one run
+  stage,     // a variant this stage teaches
+  ceiling,   // what the hardware and a vendor library reach: cuBLAS, cudaMemcpy
+  transfer,  // host <-> device copies, timed apart from the kernels
+};
+
+struct Measurement {
+  std::string variant;
+  Role role = Role::stage;
+  Timing timing;
+  double work = 0;                   // per run: floating-point operations, or bytes moved
+  std::string unit = "GFLOP/s";      // "GFLOP/s" or "GB/s" (decimal: 1e9 per second)
+  CheckResult check;                 // checked == 0 for rows that produce no result
+  double rate() const { return work / (timing.median_ms * 1e-3) / 1e9; }
+};
+
+class Report {
+ public:
+  // stage: "04_gpu_shared_tiled"; problem: "A 1920x1024 * B 1024x1280"; device: the
+  // GPU's name, or the CPU model and compiler flags for CPU stages.
+  Report(std::string stage, std::string problem, std::string device);
+
+  void add(Measurement measurement);
+  const std::vector<Measurement>& measurements() const { return rows_; }
+
+  // Prints the table (or CSV) to stdout; returns the exit code: 0 when every result
+  // verified, 1 otherwise.
+  int print(bool csv) const;
+
+ private:
+  const Measurement* first(Role role, const std::string& unit) const;
+  void print_table() const;
+  void print_csv() const;
+
+  std::string stage_;
+  std::string problem_;
+  std::string device_;
+  std::vector<Measurement> rows_;
+};
+
+// Runs a stage program's body and turns what it throws into the contract's exit codes and
+// a one-line message on stderr: UsageError 2, NoDeviceError 77, anything else 1.
+int run_program(const char* program, int (*body)(int, char**), int argc, char** argv);
+
+// For CPU stages: the processor's model name and the flags the stages were compiled with.
+std::string cpu_description();
+
+}  // namespace ladder

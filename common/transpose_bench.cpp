@@ -1,0 +1,70 @@
+#include "common/transpose_bench.hpp"
+
+#include "common/copy_kernel.hpp"
+#include "common/gpu_timing.hpp"
+#include "common/random.hpp"
+
+namespace ladder {
+
+TransposeBench::TransposeBench(const TransposeShape& shape, const RunOptions& options)
+    : shape_(shape),
+      options_(options),
+      in_host_(shape.rows, shape.cols),
+      out_host_(shape.cols, shape.rows),
+      copy_host_(shape.rows, shape.cols),
+      in_(shape.rows, shape.cols),
+      out_(shape.cols, shape.rows),
+      copy_(shape.rows, shape.cols) {
+  fill_random(in_host_.view(), options.seed);
+  in_.upload(in_host_.view());
+}
+
+Measurement TransposeBench::time(const std::string& variant, Role role, DeviceMatrix& out,
+                                 const Launch& launch) {
+  Measurement row;
+  row.variant = variant;
+  row.role = role;
+  row.unit = "GB/s";
+  // Every element read once and written once.
+  row.work = 2.0 * sizeof(float) * shape_.rows * static_cast<double>(shape_.cols);
+  row.timing = measure_gpu(
+      options_.repeats, [&] { launch(in_.view(), out.view()); }, [&] { out.poison(); });
+  return row;
+}
+
+void TransposeBench::run(Report& report, const std::string& variant, Role role,
+                         const Launch& launch) {
+  Measurement row = time(variant, role, out_, launch);
+  out_.download(out_host_.view());
+  row.check = check_transpose(in_host_.view(), out_host_.view());
+  report.add(row);
+}
+
+void TransposeBench::run_copy(Report& report, int tile, int block_rows) {
+  Measurement row = time("copy kernel, " + layout_name(tile, block_rows), Role::ceiling,
+                         copy_, [&](Matrix in, Matrix out) {
+                           launch_tiled_copy(in, out, tile, block_rows);
+                         });
+  copy_.download(copy_host_.view());
+  row.check = check_copy(in_host_.view(), copy_host_.view());
+  report.add(row);
+}
+
+void TransposeBench::run_memcpy(Report& report) {
+  Measurement row = time("cudaMemcpy device to device", Role::ceiling, copy_,
+                         [](Matrix in, Matrix out) {
+                           const std::size_t bytes =
+                               sizeof(float) * in.stride * static_cast<std::size_t>(in.height);
+                           CUDA_CHECK(cudaMemcpy(out.data, in.data, bytes, cudaMemcpyDeviceToDevice));
+                         });
+  copy_.download(copy_host_.view());
+  row.check = check_copy(in_host_.view(), copy_host_.view());
+  report.add(row);
+}
+
+std::string layout_name(int tile, int block_rows) {
+  return "tile " + std::to_string(tile) + ", " + std::to_string(tile) + "x" +
+         std::to_string(block_rows) + " threads";
+}
+
+}  // namespace ladder

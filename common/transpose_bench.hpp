@@ -1,0 +1,46 @@
+// What every transpose stage does around its kernels: input on host and device, timing
+// with events, an exact check of every result, and the copy ceilings of the same run.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "common/cli.hpp"
+#include "common/device_matrix.hpp"
+#include "common/host_matrix.hpp"
+#include "common/report.hpp"
+
+namespace ladder {
+
+class TransposeBench {
+ public:
+  using Launch = std::function<void(Matrix in, Matrix out)>;
+
+  // A random rows x cols input from options.seed, copied to the GPU.
+  TransposeBench(const TransposeShape& shape, const RunOptions& options);
+
+  // Times `launch` (poisoning the output before each run), checks out == in^T bit for bit.
+  void run(Report& report, const std::string& variant, Role role, const Launch& launch);
+  // The common tiled copy kernel with the same launch shape, checked out == in.
+  void run_copy(Report& report, int tile, int block_rows);
+  // Device-to-device cudaMemcpy of the same bytes: the ceiling every ratio refers to.
+  void run_memcpy(Report& report);
+
+ private:
+  Measurement time(const std::string& variant, Role role, DeviceMatrix& out,
+                   const Launch& launch);
+
+  TransposeShape shape_;
+  RunOptions options_;
+  HostMatrix in_host_;
+  HostMatrix out_host_;   // cols x rows
+  HostMatrix copy_host_;  // rows x cols
+  DeviceMatrix in_;
+  DeviceMatrix out_;
+  DeviceMatrix copy_;
+};
+
+// "32x32 threads, 1 element each" for tile 32, block_rows 32, and so on.
+std::string layout_name(int tile, int block_rows);
+
+}  // namespace ladder

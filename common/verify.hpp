@@ -1,0 +1,53 @@
+// The double-precision references and the checks every stage runs on its output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+// C = A * B in double precision, with the magnitude sum_k |a_ik * b_kj| of every element,
+// which scales the error a float result may carry. Row-major, m x n.
+struct GemmReference {
+  int rows = 0;
+  int cols = 0;
+  std::vector<double> value;
+  std::vector<double> magnitude;
+};
+GemmReference reference_gemm(Matrix a, Matrix b);
+
+// The worst element a check found, and whether everything passed.
+struct CheckResult {
+  bool ok = true;
+  long long checked = 0;   // elements compared
+  int row = -1;            // worst element, -1 when there is none
+  int col = -1;
+  double got = 0;
+  double want = 0;
+  double error = 0;        // |got - want|
+  double bound = 0;        // the largest error allowed at that element
+  std::string summary() const;
+};
+
+// Relative error allowed per unit of magnitude when K products are summed in float:
+// K * 2^-24 (the classical gamma_K bound for any summation order, FMA or not) times a
+// safety factor of 2. Loose enough for every correct float kernel, tight enough that a
+// single wrong index shows.
+double gemm_gamma(int k);
+
+// |c_ij - ref_ij| <= gemm_gamma(K) * magnitude_ij for every element; NaN always fails.
+CheckResult check_gemm(Matrix c, const GemmReference& ref, int k);
+
+// out must be exactly in transposed, element by element (a transpose only moves bits).
+CheckResult check_transpose(Matrix in, Matrix out);
+
+// out must be exactly in, element by element (the copy ceilings of the transpose stages).
+CheckResult check_copy(Matrix in, Matrix out);
+
+// True when every padding element (columns width..stride-1) is still NaN: the kernel
+// honoured the stride and wrote nothing past the width.
+bool padding_is_poisoned(Matrix m);
+
+}  // namespace ladder

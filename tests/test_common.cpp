@@ -1,0 +1,277 @@
+// The shared pieces every stage relies on: views, inputs, the checks, timers, options.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "common/errors.hpp"
+#include "common/host_matrix.hpp"
+#include "common/random.hpp"
+#include "common/timing.hpp"
+#include "common/verify.hpp"
+#include "test_support.hpp"
+
+using namespace ladder;
+
+TEST_CASE("a view honours its stride", "[common]") {
+  HostMatrix m(3, 4, 6);
+  REQUIRE(m.view().stride == 6);
+  poison(m.view());
+  m.view().set(2, 3, 5.0f);
+  REQUIRE(m.view().data[2 * 6 + 3] == 5.0f);
+  REQUIRE(m.get(2, 3) == 5.0f);
+
+  const Matrix block = m.view().sub(1, 2, 2, 2);
+  REQUIRE(block.width == 2);
+  REQUIRE(block.height == 2);
+  REQUIRE(block.stride == 6);
+  REQUIRE(block.get(1, 1) == 5.0f);
+
+  HostMatrix plain(3, 4);
+  REQUIRE(plain.stride() == 4);
+}
+
+TEST_CASE("matrix shapes are validated", "[common]") {
+  REQUIRE_THROWS_AS(HostMatrix(0, 4), UsageError);
+  REQUIRE_THROWS_AS(HostMatrix(4, -1), UsageError);
+  REQUIRE_THROWS_AS(HostMatrix(4, 8, 7), UsageError);
+  REQUIRE_THROWS_WITH(check_matrix_shape(100000, 100000, 100000),
+                      Catch::Contains("too large"));
+  REQUIRE_NOTHROW(check_matrix_shape(46340, 46340, 46340));
+}
+
+TEST_CASE("random inputs depend on the seed and the position only", "[common]") {
+  HostMatrix plain(5, 7);
+  HostMatrix padded(5, 7, 10);
+  fill_random(plain.view(), 42);
+  fill_random(padded.view(), 42);
+  HostMatrix other(5, 7);
+  fill_random(other.view(), 43);
+  int differences = 0;
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 7; ++j) {
+      REQUIRE(plain.get(i, j) == padded.get(i, j));
+      REQUIRE(plain.get(i, j) >= -1.0f);
+      REQUIRE(plain.get(i, j) < 1.0f);
+      differences += plain.get(i, j) != other.get(i, j);
+    }
+  }
+  REQUIRE(differences > 30);
+  REQUIRE(plain.get(0, 0) != plain.get(0, 1));
+  REQUIRE(padding_is_poisoned(padded.view()));
+}
+
+TEST_CASE("poison turns every element into NaN", "[common]") {
+  HostMatrix m(4, 3, 5);
+  fill_random(m.view(), 1);
+  poison(m.view());
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 5; ++j) REQUIRE(std::isnan(m.view().get(i, j)));
+  }
+}
+
+namespace {
+
+// A float matrix product whose dot products are summed in the order `order` gives:
+// forward, backward, pairwise (tree), or with fused multiply-adds.
+enum class Order { forward, backward, pairwise, fused };
+
+float dot(const std::vector<float>& x, const std::vector<float>& y, int lo, int hi, Order order) {
+  if (order == Order::pairwise && hi - lo > 8) {
+    const int mid = (lo + hi) / 2;
+    return dot(x, y, lo, mid, order) + dot(x, y, mid, hi, order);
+  }
+  float sum = 0.0f;
+  for (int i = lo; i < hi; ++i) {
+    const int k = order == Order::backward ? hi - 1 - (i - lo) : i;
+    sum = order == Order::fused ? std::fma(x[k], y[k], sum) : sum + x[k] * y[k];
+  }
+  return sum;
+}
+
+HostMatrix float_gemm(Matrix a, Matrix b, Order order) {
+  HostMatrix c(a.height, b.width);
+  for (int i = 0; i < a.height; ++i) {
+    std::vector<float> row(a.width);
+    for (int k = 0; k < a.width; ++k) row[k] = a.get(i, k);
+    for (int j = 0; j < b.width; ++j) {
+      std::vector<float> col(a.width);
+      for (int k = 0; k < a.width; ++k) col[k] = b.get(k, j);
+      c.set(i, j, dot(row, col, 0, a.width, order));
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the GEMM bound accepts every correct float result up to K = 4096", "[common][bound]") {
+  const int k = GENERATE(1, 2, 7, 64, 333, 1024, 4096);
+  const auto order = GENERATE(Order::forward, Order::backward, Order::pairwise, Order::fused);
+  const bool all_positive = GENERATE(false, true);
+  CAPTURE(k, static_cast<int>(order), all_positive);
+  HostMatrix a(6, k);
+  HostMatrix b(k, 5);
+  fill_random(a.view(), 7);
+  fill_random(b.view(), 8);
+  if (all_positive) {  // no cancellation: the largest rounding error per unit of magnitude
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < k; ++j) a.set(i, j, std::fabs(a.get(i, j)));
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < 5; ++j) b.set(i, j, std::fabs(b.get(i, j)));
+  }
+  HostMatrix c = float_gemm(a.view(), b.view(), order);
+  const CheckResult check = check_gemm(c.view(), reference_gemm(a.view(), b.view()), k);
+  INFO(check.summary());
+  REQUIRE(check.ok);
+  REQUIRE(check.checked == 30);
+}
+
+TEST_CASE("the GEMM bound flags a single element that is one term off", "[common][bound]") {
+  // One extra or missing product term is what a wrong index in a kernel produces.
+  const int k = GENERATE(1, 8, 64, 1024);
+  CAPTURE(k);
+  HostMatrix a(9, k);
+  HostMatrix b(k, 11);
+  fill_random(a.view(), 3);
+  fill_random(b.view(), 4);
+  const GemmReference ref = reference_gemm(a.view(), b.view());
+  HostMatrix c = float_gemm(a.view(), b.view(), Order::forward);
+  REQUIRE(check_gemm(c.view(), ref, k).ok);
+  for (int i = 0; i < 9; ++i) {
+    for (int j = 0; j < 11; ++j) {
+      const float original = c.get(i, j);
+      const double average_term = ref.magnitude[i * 11 + j] / k;
+      c.set(i, j, static_cast<float>(original + average_term));
+      const CheckResult check = check_gemm(c.view(), ref, k);
+      CAPTURE(i, j, check.summary());
+      REQUIRE_FALSE(check.ok);
+      REQUIRE(check.row == i);
+      REQUIRE(check.col == j);
+      c.set(i, j, original);
+    }
+  }
+}
+
+TEST_CASE("the GEMM check fails on NaN and on a shape mismatch", "[common][bound]") {
+  HostMatrix a(4, 4);
+  HostMatrix b(4, 4);
+  fill_random(a.view(), 1);
+  fill_random(b.view(), 2);
+  const GemmReference ref = reference_gemm(a.view(), b.view());
+  HostMatrix c = float_gemm(a.view(), b.view(), Order::forward);
+  c.set(3, 1, NAN);
+  const CheckResult check = check_gemm(c.view(), ref, 4);
+  REQUIRE_FALSE(check.ok);
+  REQUIRE(check.row == 3);
+  REQUIRE(check.col == 1);
+  HostMatrix wrong_shape(4, 5);
+  REQUIRE_FALSE(check_gemm(wrong_shape.view(), ref, 4).ok);
+}
+
+TEST_CASE("the transpose check is exact", "[common]") {
+  HostMatrix in(3, 5);
+  fill_random(in.view(), 9);
+  HostMatrix out(5, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j) out.set(j, i, in.get(i, j));
+  REQUIRE(check_transpose(in.view(), out.view()).ok);
+  REQUIRE(check_transpose(in.view(), out.view()).checked == 15);
+
+  float value = out.get(4, 2);
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits ^= 1u;  // one ulp
+  std::memcpy(&value, &bits, sizeof bits);
+  out.set(4, 2, value);
+  const CheckResult check = check_transpose(in.view(), out.view());
+  REQUIRE_FALSE(check.ok);
+  REQUIRE(check.row == 4);
+  REQUIRE(check.col == 2);
+  REQUIRE_FALSE(check_transpose(in.view(), in.view()).ok);  // 3x5 is not 5x3
+  REQUIRE(check_copy(in.view(), in.view()).ok);
+}
+
+TEST_CASE("the host timer measures elapsed time", "[common][timing]") {
+  HostTimer timer;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double ms = timer.elapsed_ms();
+  REQUIRE(ms >= 19.0);
+  REQUIRE(ms < 5000.0);
+}
+
+TEST_CASE("measure warms up, repeats and takes the median", "[common][timing]") {
+  std::vector<double> samples{5, 1, 4, 2, 3, 100};  // warm-up value first, then five
+  std::size_t next = 0;
+  const Timing timing = measure(Repeats{1, 5}, [&] { return samples.at(next++); });
+  REQUIRE(next == 6);
+  REQUIRE(timing.runs == 5);
+  REQUIRE(timing.median_ms == 3.0);
+  REQUIRE(timing.min_ms == 1.0);
+  REQUIRE(summarize({4, 1, 3, 2}).median_ms == 2.5);
+  REQUIRE_THROWS(summarize({}));
+}
+
+namespace {
+
+struct Parsed {
+  GemmShape shape;
+  RunOptions options;
+  std::string tile = "16";
+  bool help_printed = false;
+};
+
+Parsed parse(std::vector<std::string> args) {
+  Parsed parsed;
+  Cli cli("test", "test program");
+  add_gemm_shape(cli, parsed.shape);
+  add_run_options(cli, parsed.options);
+  cli.add_choice("--tile", &parsed.tile, {"8", "16", "32"}, "tile");
+  std::vector<char*> argv{const_cast<char*>("test")};
+  for (auto& arg : args) argv.push_back(arg.data());
+  parsed.help_printed = !cli.parse(static_cast<int>(argv.size()), argv.data());
+  return parsed;
+}
+
+}  // namespace
+
+TEST_CASE("options accept good input", "[common][cli]") {
+  const Parsed parsed = parse({"--m", "64", "--n=32", "--k", "7", "--reps", "9", "--warmup=0",
+                               "--seed", "123", "--csv", "--tile", "32"});
+  REQUIRE(parsed.shape.m == 64);
+  REQUIRE(parsed.shape.n == 32);
+  REQUIRE(parsed.shape.k == 7);
+  REQUIRE(parsed.options.repeats.timed == 9);
+  REQUIRE(parsed.options.repeats.warmup == 0);
+  REQUIRE(parsed.options.seed == 123);
+  REQUIRE(parsed.options.csv);
+  REQUIRE(parsed.tile == "32");
+  REQUIRE_FALSE(parsed.help_printed);
+
+  const Parsed defaults = parse({});
+  REQUIRE(defaults.shape.m == 1920);
+  REQUIRE(defaults.shape.k == 1024);
+  REQUIRE(defaults.shape.n == 1280);
+  REQUIRE(parse({"--help"}).help_printed);
+}
+
+TEST_CASE("options reject bad input with a message naming the problem", "[common][cli]") {
+  using Catch::Contains;
+  REQUIRE_THROWS_WITH(parse({"--bogus"}), Contains("unknown option '--bogus'"));
+  REQUIRE_THROWS_WITH(parse({"--m"}), Contains("--m needs a value"));
+  REQUIRE_THROWS_WITH(parse({"--m", "0"}), Contains("--m must be at least 1"));
+  REQUIRE_THROWS_WITH(parse({"--n", "-4"}), Contains("--n must be at least 1"));
+  REQUIRE_THROWS_WITH(parse({"--k", "12x"}), Contains("--k needs a whole number"));
+  REQUIRE_THROWS_WITH(parse({"--k", ""}), Contains("--k needs a whole number"));
+  REQUIRE_THROWS_WITH(parse({"--m", "99999999999999999999"}), Contains("--m needs a whole number"));
+  REQUIRE_THROWS_WITH(parse({"--m", "3000000000"}), Contains("--m must be at most 2147483647"));
+  REQUIRE_THROWS_WITH(parse({"--seed", "-1"}), Contains("--seed must not be negative"));
+  REQUIRE_THROWS_WITH(parse({"--tile", "12"}), Contains("--tile must be one of 8|16|32"));
+  REQUIRE_THROWS_WITH(parse({"--csv=yes"}), Contains("--csv takes no value"));
+  REQUIRE_THROWS_WITH(parse({"--m", "100000", "--k", "100000"}), Contains("too large"));
+  REQUIRE_THROWS_AS(parse({"--reps", "0"}), UsageError);
+}
