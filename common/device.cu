@@ -12,6 +12,12 @@ namespace {
 // device can run.
 __global__ void probe_kernel() {}
 
+// FP32 FMA units per SM, from the CUDA programming guide's throughput table.
+int fp32_lanes_per_sm(int major, int minor) {
+  if (major == 7 || (major == 8 && minor == 0)) return 64;  // Volta, Turing, A100
+  return 128;                                             // later consumer parts, Hopper, Blackwell
+}
+
 }  // namespace
 
 [[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
@@ -49,8 +55,9 @@ std::string no_device_reason() {
 
 std::string DeviceInfo::describe() const {
   char text[256];
-  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.0f GiB, L2 %.0f MB)", name.c_str(),
-                major, minor, multiprocessors, memory_bytes / 1073741824.0, l2_bytes / 1e6);
+  std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %.0f GiB, L2 %.0f MB, FP32 peak %.1f TFLOP/s)",
+                name.c_str(), major, minor, multiprocessors, memory_bytes / 1073741824.0,
+                l2_bytes / 1e6, fp32_peak_gflops / 1e3);
   return text;
 }
 
@@ -66,6 +73,10 @@ DeviceInfo require_device() {
   info.multiprocessors = prop.multiProcessorCount;
   info.memory_bytes = prop.totalGlobalMem;
   info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  int clock_khz = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  info.fp32_peak_gflops = 2.0 * fp32_lanes_per_sm(prop.major, prop.minor) *
+                          prop.multiProcessorCount * clock_khz / 1e6;
   return info;
 }
 

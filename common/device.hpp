@@ -13,7 +13,9 @@ struct DeviceInfo {
   int multiprocessors = 0;
   std::size_t memory_bytes = 0;
   std::size_t l2_bytes = 0;
-  std::string describe() const;  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB)"
+  double fp32_peak_gflops = 0;  // FMA lanes x 2 flops x SMs x the maximum SM clock
+  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 50 MB, FP32 peak 66.9 TFLOP/s)"
+  std::string describe() const;
 };
 
 // Why no CUDA device can run this build's kernels; empty when device 0 can.

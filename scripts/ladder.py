@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Runs the stages of the ladder in order and prints what they measured.
+
+The stage programs do the work; this script only runs them with --csv, shows progress,
+and turns their rows into two tables (matrix product, transpose). Standard library only.
+
+  python3 scripts/ladder.py                 every stage on the default problems, two tables
+  python3 scripts/ladder.py --csv out.csv   the same, and every row in one CSV file
+  python3 scripts/ladder.py --sweep DIR     GEMM 256..4096 and transposes 1024..16384 into
+                                            DIR/sweep_gemm.csv and DIR/sweep_transpose.csv
+Run scripts/run_all.sh to configure and build first.
+"""
+import argparse
+import csv
+import io
+import os
+import subprocess
+import sys
+import time
+
+GEMM = "gemm"
+TRANSPOSE = "transpose"
+# (program, kind, extra arguments): stage 02 skips its own rerun of stage 01 here.
+STAGES = [
+    ("01_cpu_naive", GEMM, []),
+    ("02_cpu_reordered", GEMM, ["--no-baseline"]),
+    ("03_gpu_naive", GEMM, []),
+    ("04_gpu_shared_tiled", GEMM, []),
+    ("05_gpu_unrolled", GEMM, []),
+    ("06_transpose_naive", TRANSPOSE, []),
+    ("07_transpose_shared", TRANSPOSE, []),
+    ("08_transpose_padded", TRANSPOSE, []),
+]
+ARTICLE_PROBLEM = (1920, 1280, 1024)  # m, n, k: A 1920x1024 * B 1024x1280
+SKIPPED = 77
+
+
+def is_cpu(program):
+    return "_cpu_" in program
+
+
+def run_stage(bin_dir, program, args, log):
+    """Runs one program with --csv; returns (rows, skip_reason). Raises on failure."""
+    path = os.path.join(bin_dir, program)
+    if not os.path.exists(path):
+        return [], "not built (no CUDA compiler at configure time)"
+    started = time.monotonic()
+    log(f"  {program} {' '.join(args)} ... ")
+    done = subprocess.run([path, "--csv", *args], capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if done.returncode == SKIPPED:
+        reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "skipped"
+        log(f"skipped ({seconds:.1f} s)\n")
+        return [], reason.split("skipped: ", 1)[-1]
+    if done.returncode != 0:
+        log(f"FAILED with exit code {done.returncode}\n")
+        sys.stderr.write(done.stdout + done.stderr)
+        raise RuntimeError(f"{program} failed (exit code {done.returncode})")
+    log(f"ok ({seconds:.1f} s)\n")
+    return list(csv.DictReader(io.StringIO(done.stdout))), None
+
+
+def best(rows):
+    """The fastest row a stage itself measured (its baseline and ceiling rows aside)."""
+    own = [r for r in rows if r["role"] == "stage"]
+    return max(own, key=lambda r: float(r["rate"])) if own else None
+
+
+def table(header, body):
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *body)]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), rule] + [line(r) for r in body])
+
+
+def gemm_table(results):
+    body = []
+    previous = None
+    ceiling = None
+    for program, rows in results:
+        for row in rows:
+            if row["role"] == "ceiling":
+                ceiling = row
+            if row["role"] != "stage":
+                continue
+            speedup = f"{float(row['rate']) / float(previous['rate']):.2f}x" if previous else ""
+            pct = f"{float(row['pct_of_ceiling']):.1f}%" if float(row["pct_of_ceiling"]) > 0 else ""
+            body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
+                         f"{float(row['rate']):.1f}", speedup, pct])
+        previous = best(rows) or previous
+    if ceiling:
+        body.append(["(ceiling)", ceiling["variant"], ceiling["problem"],
+                     f"{float(ceiling['median_ms']):.3f}", f"{float(ceiling['rate']):.1f}", "", "100%"])
+    return table(["stage", "variant", "problem", "median ms", "GFLOP/s",
+                  "vs previous stage", "% of cuBLAS FP32"], body)
+
+
+def transpose_table(results):
+    body = []
+    memcpy = None
+    for program, rows in results:
+        for row in rows:
+            if row["variant"].startswith("cudaMemcpy"):
+                memcpy = row
+            if row["role"] != "stage":
+                continue
+            body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
+                         f"{float(row['rate']):.1f}", f"{float(row['pct_of_ceiling']):.1f}%"])
+    if memcpy:
+        body.append(["(ceiling)", memcpy["variant"], memcpy["problem"],
+                     f"{float(memcpy['median_ms']):.3f}", f"{float(memcpy['rate']):.1f}", "100%"])
+    return table(["stage", "variant", "problem", "median ms", "GB/s", "% of cudaMemcpy"], body)
+
+
+def gemm_args(m, n, k):
+    return ["--m", str(m), "--n", str(n), "--k", str(k)]
+
+
+def run_ladder(options, log):
+    m, n, k = options.m, options.n, options.k
+    cpu_problem = (m, n, k)
+    if m * n * k > ARTICLE_PROBLEM[0] * ARTICLE_PROBLEM[1] * ARTICLE_PROBLEM[2]:
+        cpu_problem = ARTICLE_PROBLEM  # the naive CPU loop would take minutes per run
+    results = {GEMM: [], TRANSPOSE: []}
+    skipped = {}
+    failed = []
+    for number, (program, kind, extra) in enumerate(STAGES, 1):
+        log(f"[{number}/{len(STAGES)}]")
+        if kind == GEMM:
+            args = gemm_args(*(cpu_problem if is_cpu(program) else (m, n, k)))
+            args += ["--reps", str(options.cpu_reps)] if is_cpu(program) else []
+        else:
+            args = ["--rows", str(options.rows), "--cols", str(options.cols)]
+        try:
+            rows, reason = run_stage(options.bin, program, args + extra, log)
+        except RuntimeError as error:
+            failed.append(str(error))
+            continue
+        if reason:
+            skipped.setdefault(reason, []).append(program)
+        elif rows:
+            results[kind].append((program, rows))
+    return results, skipped, failed, cpu_problem != (m, n, k)
+
+
+def write_csv(path, rows, extra_columns=None):
+    if not rows:
+        return
+    columns = list(rows[0].keys())
+    with open(path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def sweep(options, log):
+    gemm_sizes = [(s, s, s) for s in (256, 512, 1024, 2048, 4096)] + [ARTICLE_PROBLEM]
+    transpose_sizes = [1024, 2048, 4096, 8192, 16384]
+    gemm_rows, transpose_rows = [], []
+    for program, kind, extra in STAGES:
+        if is_cpu(program):
+            continue
+        sizes = gemm_sizes if kind == GEMM else [(s, s) for s in transpose_sizes]
+        for size in sizes:
+            args = gemm_args(*size) if kind == GEMM else ["--rows", str(size[0]), "--cols", str(size[1])]
+            rows, reason = run_stage(options.bin, program, args + extra, log)
+            if reason:
+                log(f"skipped: {reason}\n")
+                return 0
+            (gemm_rows if kind == GEMM else transpose_rows).extend(rows)
+    os.makedirs(options.sweep, exist_ok=True)
+    write_csv(os.path.join(options.sweep, "sweep_gemm.csv"), gemm_rows)
+    write_csv(os.path.join(options.sweep, "sweep_transpose.csv"), transpose_rows)
+    log(f"wrote {options.sweep}/sweep_gemm.csv and sweep_transpose.csv\n")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default="build/bin", help="folder of the stage programs")
+    parser.add_argument("--m", type=int, default=ARTICLE_PROBLEM[0])
+    parser.add_argument("--n", type=int, default=ARTICLE_PROBLEM[1])
+    parser.add_argument("--k", type=int, default=ARTICLE_PROBLEM[2])
+    parser.add_argument("--rows", type=int, default=8192, help="transpose rows")
+    parser.add_argument("--cols", type=int, default=8192, help="transpose columns")
+    parser.add_argument("--cpu-reps", type=int, default=3, help="timed runs of the CPU stages")
+    parser.add_argument("--csv", help="also write every measured row to this CSV file")
+    parser.add_argument("--sweep", metavar="DIR", help="run the size sweep into DIR instead")
+    options = parser.parse_args()
+    log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
+
+    if options.sweep:
+        return sweep(options, log)
+
+    results, skipped, failed, cpu_smaller = run_ladder(options, log)
+    print("\nMatrix product, C = A * B (FP32)\n")
+    if results[GEMM]:
+        print(gemm_table(results[GEMM]))
+    if cpu_smaller:
+        print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
+              f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' compares rates.")
+    print("\nTranspose, out = in^T (FP32)\n")
+    if results[TRANSPOSE]:
+        print(transpose_table(results[TRANSPOSE]))
+    for reason, programs in skipped.items():
+        print(f"\nskipped: {reason} ({', '.join(programs)})")
+    if failed:
+        print("\nFAILED: " + "; ".join(failed))
+    if options.csv:
+        write_csv(options.csv, [r for kind in results.values() for _, rows in kind for r in rows])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Turns the CSVs of scripts/ladder.py into the PNG charts of the README.
+
+  python3 scripts/plot.py --results results
+
+Reads RESULTS/ladder_4096.csv (the ladder at 4096^3), RESULTS/sweep_gemm.csv and
+RESULTS/sweep_transpose.csv; writes RESULTS/ladder.png, gemm_sizes.png, transpose_sizes.png.
+Needs matplotlib (Debian: python3-matplotlib).
+"""
+import argparse
+import csv
+import os
+import re
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def peak_gflops(rows):
+    """The FP32 peak the programs computed from the device's attributes."""
+    for row in rows:
+        found = re.search(r"FP32 peak ([0-9.]+) TFLOP/s", row["device"])
+        if found:
+            return float(found.group(1)) * 1e3
+    return None
+
+
+def gpu_name(rows):
+    for row in rows:
+        if "SMs" in row["device"]:
+            return row["device"].split(" (")[0]
+    return "GPU"
+
+
+def size_of(problem):
+    """'A 4096x4096 * B 4096x4096' -> 4096 (cube root of m*n*k); '8192x8192 floats' -> 8192."""
+    numbers = [int(x) for x in re.findall(r"\d+", problem)]
+    if len(numbers) == 4:  # m, k, k, n
+        m, k, _, n = numbers
+        return round((m * n * k) ** (1 / 3))
+    return numbers[0]
+
+
+def ladder_chart(rows, out):
+    stages, rates = [], []
+    for stage in dict.fromkeys(r["stage"] for r in rows):
+        own = [r for r in rows if r["stage"] == stage and r["role"] == "stage" and r["unit"] == "GFLOP/s"]
+        if own:
+            top = max(own, key=lambda r: float(r["rate"]))
+            stages.append(f"{stage}\n{top['variant']}")
+            rates.append(float(top["rate"]))
+    cublas = [float(r["rate"]) for r in rows if r["variant"].startswith("cuBLAS")]
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    bars = ax.bar(range(len(rates)), rates, color="#4c72b0")
+    ax.bar_label(bars, labels=[f"{r:,.0f}" for r in rates], fontsize=8)
+    if cublas:
+        ax.axhline(max(cublas), color="#dd8452", linestyle="--", label=f"cuBLAS SGEMM FP32 ({max(cublas):,.0f})")
+    peak = peak_gflops(rows)
+    if peak:
+        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"FP32 peak ({peak:,.0f})")
+    ax.set_yscale("log")
+    ax.set_ylabel("GFLOP/s (log scale)")
+    ax.set_xticks(range(len(stages)), stages, fontsize=7)
+    problems = sorted({r["problem"] for r in rows if r["unit"] == "GFLOP/s"})
+    ax.set_title(f"The GEMM ladder on {gpu_name(rows)}: best variant of each stage\n({'; '.join(problems)})", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def size_chart(rows, unit, ceiling_prefix, ylabel, title, out):
+    series = defaultdict(dict)
+    for r in rows:
+        if r["unit"] != unit:
+            continue
+        size = size_of(r["problem"])
+        if r["role"] == "stage":
+            key = f"{r['stage']}: {r['variant']}"
+        elif r["variant"].startswith(ceiling_prefix):
+            key = r["variant"]
+        else:
+            continue
+        series[key][size] = max(series[key].get(size, 0), float(r["rate"]))
+    fig, ax = plt.subplots(figsize=(11, 6))
+    for key, points in sorted(series.items()):
+        sizes = sorted(points)
+        style = dict(color="black", linestyle="--", linewidth=2) if key.startswith(ceiling_prefix) else {}
+        ax.plot(sizes, [points[s] for s in sizes], marker="o", label=key, **style)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("matrix size N (N x N; GEMM: cube root of m*n*k)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title} on {gpu_name(rows)}", fontsize=10)
+    ax.legend(fontsize=6, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--results", default="results")
+    folder = parser.parse_args().results
+    ladder_chart(read(os.path.join(folder, "ladder_4096.csv")), os.path.join(folder, "ladder.png"))
+    size_chart(read(os.path.join(folder, "sweep_gemm.csv")), "GFLOP/s", "cuBLAS", "GFLOP/s",
+               "Matrix product: GFLOP/s against size", os.path.join(folder, "gemm_sizes.png"))
+    size_chart(read(os.path.join(folder, "sweep_transpose.csv")), "GB/s", "cudaMemcpy",
+               "effective GB/s (read + write)", "Transpose: bandwidth against size",
+               os.path.join(folder, "transpose_sizes.png"))
+    print(f"wrote {folder}/ladder.png, gemm_sizes.png, transpose_sizes.png")
+
+
+if __name__ == "__main__":
+    main()

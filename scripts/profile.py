@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Nsight Compute evidence for every GPU stage, as one compact table.
+
+Runs each GPU stage program once under `ncu --clock-control none` (the card's own clocks,
+as in the benchmarks) with a small set of metrics, and prints one row per kernel:
+
+  python3 scripts/profile.py --bin build-native/bin [--out results/profile.md]
+
+Columns: kernel time; DRAM throughput (% of peak); global load and store sectors per
+request (4 is a fully coalesced warp of floats, 32 the worst); shared-memory bank
+conflicts on loads and stores; achieved occupancy; FFMA instructions (thread level).
+"""
+import argparse
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+
+from ladder import table
+
+METRICS = [
+    "gpu__time_duration.sum",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+]
+GEMM_PROBLEM = ["--m", "2048", "--n", "2048", "--k", "2048"]
+TRANSPOSE_PROBLEM = ["--rows", "8192", "--cols", "8192"]
+PROGRAMS = [
+    ("03_gpu_naive", GEMM_PROBLEM + ["--block", "16"]),
+    ("04_gpu_shared_tiled", GEMM_PROBLEM),
+    ("05_gpu_unrolled", GEMM_PROBLEM),
+    ("06_transpose_naive", TRANSPOSE_PROBLEM),
+    ("07_transpose_shared", TRANSPOSE_PROBLEM),
+    ("08_transpose_padded", TRANSPOSE_PROBLEM),
+]
+# Kernels that belong to the harness, not to the lesson.
+HARNESS = ("check_gemm_kernel",)
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return float("nan")
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}" if b else "-"
+
+
+def profile(ncu, program_path, args):
+    command = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
+               "--metrics", ",".join(METRICS), program_path, "--reps", "1", "--warmup", "0", *args]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"ncu failed on {program_path}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    # ncu prints the program's own output first; the CSV starts at the header row.
+    text = done.stdout[done.stdout.index('"ID"'):]
+    rows = list(csv.DictReader(io.StringIO(text)))
+    return [r for r in rows[1:] if r.get("Kernel Name")]  # rows[0] holds the units
+
+
+def short_name(kernel):
+    name = kernel.split("(")[0].replace("void ", "")
+    return name.replace("ladder::", "")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default="build-native/bin")
+    parser.add_argument("--out", help="also write the table (Markdown) to this file")
+    options = parser.parse_args()
+    ncu = shutil.which("ncu")
+    if not ncu:
+        sys.exit("ncu (Nsight Compute) is not on the PATH")
+
+    header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
+              "smem ld conflicts", "smem st conflicts", "occupancy %", "FFMA"]
+    body = []
+    for program, args in PROGRAMS:
+        sys.stderr.write(f"profiling {program} ...\n")
+        for row in profile(ncu, os.path.join(options.bin, program), args):
+            kernel = short_name(row["Kernel Name"])
+            if kernel.startswith(HARNESS):
+                continue
+            m = {metric: number(row.get(metric, "nan")) for metric in METRICS}
+            body.append([
+                program, kernel,
+                f"{m['gpu__time_duration.sum'] / 1e3:.1f}",
+                f"{m['dram__throughput.avg.pct_of_peak_sustained_elapsed']:.1f}",
+                ratio(m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]),
+                ratio(m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], m["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]),
+                f"{m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum']:.0f}",
+                f"{m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum']:.0f}",
+                f"{m['sm__warps_active.avg.pct_of_peak_sustained_active']:.1f}",
+                f"{m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum']:.3g}",
+            ])
+    text = table(header, body)
+    print(text)
+    if options.out:
+        with open(options.out, "w") as out:
+            out.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
