@@ -123,7 +123,7 @@ std::string Cli::usage() const {
     if (!option.default_text.empty()) out << " [default: " << option.default_text << "]";
     out << "\n";
   }
-  out << "  --help                   print this help\n\n"
+  out << "  --help                  print this help\n\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
          "77 no usable CUDA device.\n";
   return out.str();

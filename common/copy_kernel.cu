@@ -10,11 +10,22 @@ namespace {
 
 template <int TILE, int BLOCK_ROWS>
 __global__ void copy_tiles(Matrix in, Matrix out) {
+  constexpr int kPerThread = TILE / BLOCK_ROWS;
   const int col = blockIdx.x * TILE + threadIdx.x;
   const int first_row = blockIdx.y * TILE + threadIdx.y;
-  if (col >= in.width) return;
-  for (int row = first_row; row < first_row + TILE && row < in.height; row += BLOCK_ROWS) {
-    out.set(row, col, in.get(row, col));
+  // All loads before any store: in and out could alias as far as the compiler knows, so a
+  // load-store-load-store loop would keep one load in flight per thread. The transposes
+  // stage through shared memory and get this for free; the yardstick must not lag them.
+  float values[kPerThread];
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    const int row = first_row + i * BLOCK_ROWS;
+    if (row < in.height && col < in.width) values[i] = in.get(row, col);
+  }
+#pragma unroll
+  for (int i = 0; i < kPerThread; ++i) {
+    const int row = first_row + i * BLOCK_ROWS;
+    if (row < in.height && col < in.width) out.set(row, col, values[i]);
   }
 }
 

@@ -37,9 +37,19 @@ Report::Report(std::string stage, std::string problem, std::string device)
 
 void Report::add(Measurement measurement) { rows_.push_back(std::move(measurement)); }
 
-const Measurement* Report::first(Role role, const std::string& unit) const {
+// The first ceiling row of a unit: every "% ceiling" refers to it.
+const Measurement* Report::ceiling(const std::string& unit) const {
   for (const auto& row : rows_) {
-    if (row.role == role && row.unit == unit) return &row;
+    if (row.role == Role::ceiling && row.unit == unit) return &row;
+  }
+  return nullptr;
+}
+
+// The nearest baseline row above `row`, so that a stage that compares several layouts
+// against the previous stage's kernel in the same layouts pairs them up.
+const Measurement* Report::baseline_for(std::size_t row) const {
+  for (std::size_t i = row + 1; i-- > 0;) {
+    if (rows_[i].role == Role::baseline && rows_[i].unit == rows_[row].unit) return &rows_[i];
   }
   return nullptr;
 }
@@ -58,32 +68,33 @@ int Report::print(bool csv) const {
 
 void Report::print_table() const {
   std::printf("%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
-  std::printf("%-34s %11s %11s %11s %9s %9s  %s\n", "variant", "median ms", "min ms", "rate",
+  std::printf("%-48s %11s %11s %17s %8s %9s  %s\n", "variant", "median ms", "min ms", "rate",
               "vs base", "% ceiling", "check");
-  for (const auto& row : rows_) {
-    const Measurement* base = first(Role::baseline, row.unit);
-    const Measurement* ceiling = first(Role::ceiling, row.unit);
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const Measurement& row = rows_[i];
+    const Measurement* base = baseline_for(i);
+    const Measurement* top = ceiling(row.unit);
     char vs_base[16] = "";
     char pct[16] = "";
     if (base && row.role != Role::transfer) {
       std::snprintf(vs_base, sizeof vs_base, "%.2fx", base->timing.median_ms / row.timing.median_ms);
     }
-    if (ceiling && row.role != Role::transfer) {
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * row.rate() / ceiling->rate());
+    if (top && row.role != Role::transfer) {
+      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * row.rate() / top->rate());
     }
     std::string variant = row.variant;
-    if (row.role == Role::baseline) variant += " [prev]";
+    if (row.role == Role::baseline) variant += " [base]";
     if (row.role == Role::ceiling) variant += " [ceiling]";
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.1f %s", row.rate(), row.unit.c_str());
-    std::printf("%-34s %11.4f %11.4f %17s %7s %9s  %s\n", variant.c_str(), row.timing.median_ms,
+    std::printf("%-48s %11.4f %11.4f %17s %8s %9s  %s\n", variant.c_str(), row.timing.median_ms,
                 row.timing.min_ms, rate, vs_base, pct,
                 row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
   }
   std::printf("\n");
   for (const auto& row : rows_) {
     if (row.check.checked > 0) {
-      std::printf("  %-32s %s\n", row.variant.c_str(), row.check.summary().c_str());
+      std::printf("  %-46s %s\n", row.variant.c_str(), row.check.summary().c_str());
     }
   }
   const int runs = rows_.empty() ? 0 : rows_.front().timing.runs;
@@ -95,8 +106,8 @@ void Report::print_csv() const {
       "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,"
       "verified\n");
   for (const auto& row : rows_) {
-    const Measurement* ceiling = first(Role::ceiling, row.unit);
-    const double pct = ceiling ? 100.0 * row.rate() / ceiling->rate() : 0.0;
+    const Measurement* top = ceiling(row.unit);
+    const double pct = top && row.role != Role::transfer ? 100.0 * row.rate() / top->rate() : 0.0;
     std::printf("%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%.2f,%s\n", stage_.c_str(),
                 csv_field(row.variant).c_str(), role_name(row.role),
                 csv_field(problem_).c_str(), csv_field(device_).c_str(), row.timing.median_ms,

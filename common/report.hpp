@@ -41,7 +41,8 @@ class Report {
   int print(bool csv) const;
 
  private:
-  const Measurement* first(Role role, const std::string& unit) const;
+  const Measurement* ceiling(const std::string& unit) const;
+  const Measurement* baseline_for(std::size_t row) const;
   void print_table() const;
   void print_csv() const;
 

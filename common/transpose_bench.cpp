@@ -67,4 +67,18 @@ std::string layout_name(int tile, int block_rows) {
          std::to_string(block_rows) + " threads";
 }
 
+std::vector<int> TransposeLayout::block_rows() const {
+  std::vector<int> rows;
+  if (layout != "four") rows.push_back(tile_size());
+  if (layout != "one") rows.push_back(tile_size() / 4);
+  return rows;
+}
+
+void add_transpose_layout(Cli& cli, TransposeLayout& layout) {
+  cli.add_choice("--tile", &layout.tile, {"32", "16"}, "tile edge in elements");
+  cli.add_choice("--layout", &layout.layout, {"both", "one", "four"},
+                 "threads per tile: tile x tile (one element each), tile x tile/4 (four "
+                 "each), or both");
+}
+
 }  // namespace ladder

@@ -94,7 +94,10 @@ if wants sass; then
     cuobjdump -sass "$bin/$stage" >"$out/sass_$stage.txt" 2>&1
     cuobjdump -res-usage "$bin/$stage" >>"$out/resource_usage.txt" 2>&1
   done
-  grep -c FFMA "$out"/sass_05_gpu_unrolled.txt
+  for tile in 16 32; do
+    python3 05_gpu_unrolled/inner_loop_sass.py "$bin/05_gpu_unrolled" --tile "$tile"
+  done >"$out/sass_05_inner_loops.txt" 2>&1
+  cat "$out/sass_05_inner_loops.txt"
   if command -v compute-sanitizer >/dev/null; then
     for dropped in load compute; do
       echo "--- racecheck on 04 with the barrier after the $dropped step removed"

@@ -1,0 +1,64 @@
+// Stage 05: stage 04's square-tile kernel with the inner loop not unrolled, unrolled by 4
+// by hand (seed 001), fully unrolled, and left to the compiler, against stage 04 and cuBLAS.
+//   cmake --build build --target 05_gpu_unrolled && build/bin/05_gpu_unrolled --help
+#include <string>
+
+#include "04_gpu_shared_tiled/kernel.hpp"
+#include "05_gpu_unrolled/kernel.hpp"
+#include "common/device.hpp"
+#include "common/gemm_bench.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::Unroll;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("05_gpu_unrolled",
+                  "stage 04's tiled product with its inner loop unrolled in four ways");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  std::string tile = "16";
+  std::string unroll = "all";
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  cli.add_choice("--tile", &tile, {"8", "16", "32"}, "tile side; blocks are tile x tile");
+  cli.add_choice("--unroll", &unroll, {"none", "x4", "full", "default", "all"},
+                 "how the inner product loop is unrolled");
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+
+  const int side = std::stoi(tile);
+  const std::string of_tile = " (tile " + tile + ")";
+  ladder::Report report("05_gpu_unrolled", shape.describe(), device.describe());
+  ladder::GemmBench bench(shape, options);
+  bench.run(report, "04 square tile " + tile, ladder::Role::baseline,
+            [side](Matrix a, Matrix b, Matrix c) {
+              ladder::launch_gemm_tiled(ladder::TilePolicy::square, side, a, b, c);
+            });
+  struct Variant {
+    const char* option;
+    const char* name;
+    Unroll unroll;
+  };
+  const Variant variants[] = {{"none", "unroll 1", Unroll::none},
+                              {"x4", "manual x4", Unroll::manual4},
+                              {"full", "unroll full", Unroll::full},
+                              {"default", "compiler default", Unroll::compiler}};
+  for (const Variant& variant : variants) {
+    if (unroll != "all" && unroll != variant.option) continue;
+    bench.run(report, variant.name + of_tile, ladder::Role::stage,
+              [which = variant.unroll, side](Matrix a, Matrix b, Matrix c) {
+                ladder::launch_gemm_unrolled(which, side, a, b, c);
+              });
+  }
+  bench.run_cublas(report);
+  bench.run_transfers(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("05_gpu_unrolled", stage_main, argc, argv);
+}

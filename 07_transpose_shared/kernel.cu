@@ -1,0 +1,60 @@
+#include "07_transpose_shared/kernel.hpp"
+
+#include <stdexcept>
+
+#include "common/cuda_check.hpp"
+#include "common/launch.hpp"
+
+namespace ladder {
+namespace {
+
+template <int TILE, int BLOCK_ROWS>
+__global__ void transpose_shared(Matrix in, Matrix out) {
+  // Tile rows are TILE floats apart, so a tile column keeps landing in the same bank (32
+  // banks of 4 bytes): the column read below is 32-way conflicted for TILE 32, 8-way for 16.
+  __shared__ float tile[TILE][TILE];
+
+  // Load the block's tile of `in` row by row: a warp reads neighbouring floats of one row.
+  const int in_row = blockIdx.y * TILE + threadIdx.y;
+  const int in_col = blockIdx.x * TILE + threadIdx.x;
+  for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+    if (in_row + j < in.height && in_col < in.width) {
+      tile[threadIdx.y + j][threadIdx.x] = in.get(in_row + j, in_col);
+    }
+  }
+  // Threads read what others stored; edge blocks too, so no thread may return before this.
+  __syncthreads();
+
+  // The same tile is a tile of `out` with block indices swapped. threadIdx.x walks along a
+  // row of `out` again, so the writes are coalesced; the transposition is in the order the
+  // tile is read: a warp reads down a column of it.
+  const int out_row = blockIdx.x * TILE + threadIdx.y;
+  const int out_col = blockIdx.y * TILE + threadIdx.x;
+  for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+    if (out_row + j < out.height && out_col < out.width) {
+      out.set(out_row + j, out_col, tile[threadIdx.x][threadIdx.y + j]);
+    }
+  }
+}
+
+template <int TILE, int BLOCK_ROWS>
+void launch(Matrix in, Matrix out) {
+  const dim3 grid = grid_covering(in.width, in.height, TILE, TILE);
+  transpose_shared<TILE, BLOCK_ROWS><<<grid, dim3(TILE, BLOCK_ROWS)>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_transpose_shared(Matrix in, Matrix out, int tile, int block_rows) {
+  if (out.height != in.width || out.width != in.height) {
+    throw std::invalid_argument("launch_transpose_shared: out must be in.width x in.height");
+  }
+  if (tile == 32 && block_rows == 32) return launch<32, 32>(in, out);
+  if (tile == 32 && block_rows == 8) return launch<32, 8>(in, out);
+  if (tile == 16 && block_rows == 16) return launch<16, 16>(in, out);
+  if (tile == 16 && block_rows == 4) return launch<16, 4>(in, out);
+  throw std::invalid_argument("launch_transpose_shared: unsupported tile or block rows");
+}
+
+}  // namespace ladder

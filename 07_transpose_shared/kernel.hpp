@@ -1,0 +1,15 @@
+// Stage 07: the transpose staged through a shared-memory tile, so that both the reads and
+// the writes of global memory are coalesced.
+#pragma once
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+// out = in transposed: out is in.width rows by in.height columns, out(c, r) = in(r, c).
+// Blocks cover tile x tile elements with tile x block_rows threads, each thread moving
+// tile / block_rows elements: tile 32 or 16, block_rows tile (the article's layout) or
+// tile / 4. Throws std::invalid_argument for anything else or mismatched shapes.
+void launch_transpose_shared(Matrix in, Matrix out, int tile, int block_rows);
+
+}  // namespace ladder
