@@ -23,11 +23,12 @@ const char* role_name(Role role) {
   return "?";
 }
 
-std::string csv_field(std::string text) {
-  for (char& c : text) {
-    if (c == ',' || c == '\n') c = ';';
-  }
-  return text;
+// RFC 4180: a field with a comma or a quote is quoted, its quotes doubled.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 }  // namespace
@@ -45,11 +46,16 @@ const Measurement* Report::ceiling(const std::string& unit) const {
   return nullptr;
 }
 
-// The nearest baseline row above `row`, so that a stage that compares several layouts
-// against the previous stage's kernel in the same layouts pairs them up.
+// What "vs base" compares a row with: the nearest baseline row above it (so a stage that
+// runs the previous stage's kernel in several layouts pairs each layout with its own), or,
+// in a stage with no baseline, its first variant.
 const Measurement* Report::baseline_for(std::size_t row) const {
+  const std::string& unit = rows_[row].unit;
   for (std::size_t i = row + 1; i-- > 0;) {
-    if (rows_[i].role == Role::baseline && rows_[i].unit == rows_[row].unit) return &rows_[i];
+    if (rows_[i].role == Role::baseline && rows_[i].unit == unit) return &rows_[i];
+  }
+  for (const auto& candidate : rows_) {
+    if (candidate.role == Role::stage && candidate.unit == unit) return &candidate;
   }
   return nullptr;
 }

@@ -47,8 +47,8 @@ fi
 
 if wants sanitize; then
   step "compute-sanitizer: memcheck racecheck synccheck initcheck"
-  ctest --test-dir "$build" -L sanitizer -j 4 --output-on-failure >"$out/sanitizer.log" 2>&1 || fail sanitizers
-  grep -E "Test +#|ERROR SUMMARY|tests passed" "$out/sanitizer.log"
+  ctest --test-dir "$build" -L sanitizer -j 4 -V >"$out/sanitizer.log" 2>&1 || fail sanitizers
+  grep -E "Test +#[0-9]+: sanitizer|ERROR SUMMARY|RACECHECK SUMMARY|tests passed" "$out/sanitizer.log"
 fi
 
 if wants bench; then

@@ -36,11 +36,14 @@ GEMM_PROBLEM = ["--m", "2048", "--n", "2048", "--k", "2048"]
 TRANSPOSE_PROBLEM = ["--rows", "8192", "--cols", "8192"]
 PROGRAMS = [
     ("03_gpu_naive", GEMM_PROBLEM + ["--block", "16"]),
-    ("04_gpu_shared_tiled", GEMM_PROBLEM),
+    ("03_gpu_naive", GEMM_PROBLEM + ["--block", "32"]),
+    ("04_gpu_shared_tiled", GEMM_PROBLEM + ["--tile", "all"]),
     ("05_gpu_unrolled", GEMM_PROBLEM),
     ("06_transpose_naive", TRANSPOSE_PROBLEM),
     ("07_transpose_shared", TRANSPOSE_PROBLEM),
+    ("07_transpose_shared", TRANSPOSE_PROBLEM + ["--tile", "16"]),
     ("08_transpose_padded", TRANSPOSE_PROBLEM),
+    ("08_transpose_padded", TRANSPOSE_PROBLEM + ["--tile", "16"]),
 ]
 # Kernels that belong to the harness, not to the lesson.
 HARNESS = ("check_gemm_kernel",)
@@ -70,9 +73,18 @@ def profile(ncu, program_path, args):
 
 
 def short_name(kernel):
-    """'void ladder::(anonymous namespace)::copy_tiles<32, 8>(ladder::Matrix, ...)' -> 'copy_tiles<32, 8>'."""
-    name = kernel.split("(ladder::")[0].replace("void ", "")
-    return name.replace("ladder::", "").replace("(anonymous namespace)::", "")
+    """'void ladder::<unnamed>::copy_tiles<32, 8>(ladder::Matrix, ...)' -> 'copy_tiles<32, 8>'."""
+    name = kernel.removeprefix("void ")
+    for scope in ("ladder::", "(anonymous namespace)::", "<unnamed>::"):
+        name = name.replace(scope, "")
+    if name.endswith(")"):  # drop the parameter list
+        depth = 0
+        for i in range(len(name) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(name[i], 0)
+            if depth == 0:
+                name = name[:i]
+                break
+    return name
 
 
 def main():
