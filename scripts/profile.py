@@ -74,9 +74,7 @@ def profile(ncu, program_path, args):
 
 def short_name(kernel):
     """'void ladder::<unnamed>::copy_tiles<32, 8>(ladder::Matrix, ...)' -> 'copy_tiles<32, 8>'."""
-    name = kernel.removeprefix("void ")
-    for scope in ("ladder::", "(anonymous namespace)::", "<unnamed>::"):
-        name = name.replace(scope, "")
+    name = kernel.strip()
     if name.endswith(")"):  # drop the parameter list
         depth = 0
         for i in range(len(name) - 1, -1, -1):
@@ -84,7 +82,13 @@ def short_name(kernel):
             if depth == 0:
                 name = name[:i]
                 break
-    return name
+    # Keep what follows the last scope operator outside template brackets.
+    depth, cut = 0, 0
+    for i, c in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(c, 0)
+        if depth == 0 and name.startswith("::", i):
+            cut = i + 2
+    return name[cut:].removeprefix("void ")
 
 
 def main():
