@@ -143,7 +143,7 @@ def run_ladder(options, log):
     return results, skipped, failed, cpu_problem != (m, n, k)
 
 
-def write_csv(path, rows, extra_columns=None):
+def write_csv(path, rows):
     if not rows:
         return
     columns = list(rows[0].keys())
@@ -193,15 +193,16 @@ def main():
         return sweep(options, log)
 
     results, skipped, failed, cpu_smaller = run_ladder(options, log)
-    print("\nMatrix product, C = A * B (FP32)\n")
-    if results[GEMM]:
-        print(gemm_table(results[GEMM]))
-    if cpu_smaller:
-        print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
-              f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' compares rates.")
-    print("\nTranspose, out = in^T (FP32)\n")
-    if results[TRANSPOSE]:
-        print(transpose_table(results[TRANSPOSE]))
+    sections = [(GEMM, "Matrix product, C = A * B (FP32)", gemm_table),
+                (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
+    for kind, title, make_table in sections:
+        if not results[kind]:
+            continue
+        print(f"\n{title}\n")
+        print(make_table(results[kind]))
+        if kind == GEMM and cpu_smaller:
+            print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
+                  f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' compares rates.")
     for reason, programs in skipped.items():
         print(f"\nskipped: {reason} ({', '.join(programs)})")
     if failed:
