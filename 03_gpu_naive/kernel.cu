@@ -36,6 +36,7 @@ __global__ void gemm_naive_cols(Matrix a, Matrix b, Matrix c) {
 }  // namespace
 
 void launch_gemm_naive(NaiveMapping mapping, int block, Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
   if (block != 16 && block != 32) {
     throw std::invalid_argument("naive GEMM block must be 16 or 32, got " +
                                 std::to_string(block));

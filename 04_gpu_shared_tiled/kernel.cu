@@ -102,6 +102,7 @@ Kernel pick_racy(DroppedSync dropped, int tile) {
 }
 
 void launch(Kernel kernel, int tile, Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
   kernel<<<grid_covering(c.width, c.height, tile, tile), dim3(tile, tile)>>>(a, b, c);
   CUDA_CHECK_LAUNCH();
 }

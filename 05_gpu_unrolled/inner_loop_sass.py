@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The K loop of every stage-05 variant as the GPU runs it, read from cuobjdump -sass.
 
-    python3 05_gpu_unrolled/inner_loop_sass.py build/bin/05_gpu_unrolled --tile 16
+    python3 05_gpu_unrolled/inner_loop_sass.py build/bin/05_gpu_unrolled --tile 16 [--arch sm_90]
 
 For each unroll variant, and for stage 04's square kernel of the same tile (the program
 links it as its baseline), prints the kernel's instruction counts (in the code, not as
@@ -53,8 +53,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="path to the built 05_gpu_unrolled")
     parser.add_argument("--tile", choices=["8", "16", "32"], default="16")
+    parser.add_argument("--arch", default="sm_90",
+                        help="which of the binary's architectures to read (default sm_90)")
     args = parser.parse_args()
-    sass = subprocess.run(["cuobjdump", "-sass", args.binary], check=True,
+    # A binary built for several architectures holds each function once per architecture.
+    sass = subprocess.run(["cuobjdump", "-sass", "-arch", args.arch, args.binary], check=True,
                           capture_output=True, text=True).stdout
     code = functions(sass)
     baseline = None

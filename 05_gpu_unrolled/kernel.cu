@@ -82,6 +82,7 @@ Kernel pick(Unroll unroll, int tile) {
 }  // namespace
 
 void launch_gemm_unrolled(Unroll unroll, int tile, Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
   const Kernel kernel = pick(unroll, tile);
   kernel<<<grid_covering(c.width, c.height, tile, tile), dim3(tile, tile)>>>(a, b, c);
   CUDA_CHECK_LAUNCH();

@@ -6,7 +6,6 @@
 
 #include "06_transpose_naive/kernel.hpp"
 #include "common/device.hpp"
-#include "common/gemm_bench.hpp"
 #include "common/transpose_bench.hpp"
 
 namespace {

@@ -7,7 +7,6 @@
 #include "06_transpose_naive/kernel.hpp"
 #include "07_transpose_shared/kernel.hpp"
 #include "common/device.hpp"
-#include "common/gemm_bench.hpp"
 #include "common/transpose_bench.hpp"
 
 namespace {

@@ -8,7 +8,6 @@
 #include "08_transpose_padded/kernel.hpp"
 #include "08_transpose_padded/overlap.hpp"
 #include "common/device.hpp"
-#include "common/gemm_bench.hpp"
 #include "common/transpose_bench.hpp"
 
 namespace {

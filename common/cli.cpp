@@ -47,11 +47,16 @@ void Cli::add_int(const std::string& name, int* value, const std::string& help, 
 void Cli::add_seed(const std::string& name, std::uint64_t* value, const std::string& help) {
   options_.push_back({name, help, std::to_string(*value), true,
                       [name, value](const std::string& text) {
-                        const long long parsed = parse_integer(name, text);
-                        if (parsed < 0) {
+                        if (!text.empty() && text[0] == '-') {
                           throw UsageError(name + " must not be negative, got " + text);
                         }
-                        *value = static_cast<std::uint64_t>(parsed);
+                        char* end = nullptr;
+                        errno = 0;
+                        const unsigned long long parsed = std::strtoull(text.c_str(), &end, 10);
+                        if (text.empty() || *end != '\0' || errno == ERANGE) {
+                          throw UsageError(name + " needs a whole number, got '" + text + "'");
+                        }
+                        *value = parsed;
                       }});
 }
 
@@ -134,6 +139,12 @@ void add_run_options(Cli& cli, RunOptions& options) {
   cli.add_int("--warmup", &options.repeats.warmup, "untimed runs before timing", 0);
   cli.add_seed("--seed", &options.seed, "seed of the random inputs");
   cli.add_flag("--csv", &options.csv, "print one CSV row per measurement instead of the table");
+}
+
+RunOptions gpu_run_defaults() {
+  RunOptions options;
+  options.repeats = Repeats{3, 20};
+  return options;
 }
 
 std::string GemmShape::describe() const {

@@ -1,4 +1,4 @@
-// Command-line options shared by every stage program (GUIDE section 2).
+// Command-line options shared by every stage program.
 #pragma once
 
 #include <climits>
@@ -52,6 +52,9 @@ struct RunOptions {
   bool csv = false;
 };
 void add_run_options(Cli& cli, RunOptions& options);
+
+// Defaults for GPU programs: kernels take milliseconds, so many runs are cheap.
+RunOptions gpu_run_defaults();
 
 // C (m x n) = A (m x k) * B (k x n). The default is the problem of the source articles:
 // A 1920x1024 times B 1024x1280.

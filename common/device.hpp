@@ -14,7 +14,7 @@ struct DeviceInfo {
   std::size_t memory_bytes = 0;
   std::size_t l2_bytes = 0;
   double fp32_peak_gflops = 0;  // FMA lanes x 2 flops x SMs x the maximum SM clock
-  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 50 MB, FP32 peak 66.9 TFLOP/s)"
+  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 52 MB, FP32 peak 66.9 TFLOP/s)"
   std::string describe() const;
 };
 

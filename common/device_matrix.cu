@@ -35,7 +35,12 @@ DeviceMatrix::DeviceMatrix(int height, int width, int stride) {
                      std::to_string(width) + " matrix");
   }
   CUDA_CHECK(status);
-  poison();
+  try {
+    poison();
+  } catch (...) {
+    cudaFree(view_.data);  // the destructor does not run for a constructor that throws
+    throw;
+  }
 }
 
 DeviceMatrix::~DeviceMatrix() {

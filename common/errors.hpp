@@ -1,5 +1,5 @@
-// The failures a stage program can meet, one type per exit code of the stage contract
-// (GUIDE section 2): 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU.
+// The failures a stage program can meet, one type per exit code every stage shares:
+// 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU.
 #pragma once
 
 #include <stdexcept>

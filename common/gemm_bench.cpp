@@ -6,12 +6,6 @@
 
 namespace ladder {
 
-RunOptions gpu_run_defaults() {
-  RunOptions options;
-  options.repeats = Repeats{3, 20};
-  return options;
-}
-
 GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
     : shape_(shape),
       options_(options),

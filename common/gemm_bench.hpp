@@ -41,7 +41,4 @@ class GemmBench {
   CublasGemm cublas_;
 };
 
-// Defaults for GPU programs: kernels take milliseconds, so many runs are cheap.
-RunOptions gpu_run_defaults();
-
 }  // namespace ladder

@@ -1,4 +1,4 @@
-// Timing GPU work with CUDA events (GUIDE section 5).
+// Timing GPU work with CUDA events.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -10,10 +10,11 @@ namespace ladder {
 // Fills the width x height elements with values uniform in [-1, 1), a pure function of
 // (seed, row, col): the same seed gives the same matrix whatever its stride. Padding
 // columns (stride > width) become NaN, so a kernel that reads them poisons its result.
+// Meant for an owner's whole view: in a sub() view those columns are a neighbour's data.
 void fill_random(Matrix m, std::uint64_t seed);
 
 // Fills every element, padding included, with NaN: an element that a kernel fails to
-// write stays NaN and fails verification.
+// write stays NaN and fails verification. Like fill_random, for an owner's whole view.
 void poison(Matrix m);
 
 }  // namespace ladder

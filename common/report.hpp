@@ -1,4 +1,4 @@
-// The result block every stage prints, or its CSV rows (GUIDE section 2).
+// The result block every stage prints, or its CSV rows.
 #pragma once
 
 #include <string>

@@ -43,6 +43,8 @@ def run_stage(bin_dir, program, args, log):
     """Runs one program with --csv; returns (rows, skip_reason). Raises on failure."""
     path = os.path.join(bin_dir, program)
     if not os.path.exists(path):
+        if is_cpu(program):  # always built: the folder is wrong, or nothing was built yet
+            raise FileNotFoundError(f"no program {path}: run scripts/run_all.sh, or pass --bin")
         return [], "not built (no CUDA compiler at configure time)"
     started = time.monotonic()
     log(f"  {program} {' '.join(args)} ... ")
@@ -74,16 +76,20 @@ def table(header, body):
 
 
 def gemm_table(results):
+    """'vs previous stage': against the previous stage's kernel run again in the same process
+    (the program's baseline row) where there is one, else against the previous stage's best."""
     body = []
     previous = None
     ceiling = None
     for program, rows in results:
+        baseline = next((r for r in rows if r["role"] == "baseline"), None)
+        reference = baseline or previous
         for row in rows:
             if row["role"] == "ceiling":
                 ceiling = row
             if row["role"] != "stage":
                 continue
-            speedup = f"{float(row['rate']) / float(previous['rate']):.2f}x" if previous else ""
+            speedup = f"{float(row['rate']) / float(reference['rate']):.2f}x" if reference else ""
             pct = f"{float(row['pct_of_ceiling']):.1f}%" if float(row["pct_of_ceiling"]) > 0 else ""
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
                          f"{float(row['rate']):.1f}", speedup, pct])
@@ -133,6 +139,8 @@ def run_ladder(options, log):
             args = ["--rows", str(options.rows), "--cols", str(options.cols)]
         try:
             rows, reason = run_stage(options.bin, program, args + extra, log)
+        except FileNotFoundError:
+            raise
         except RuntimeError as error:
             failed.append(str(error))
             continue
@@ -163,10 +171,14 @@ def sweep(options, log):
         sizes = gemm_sizes if kind == GEMM else [(s, s) for s in transpose_sizes]
         for size in sizes:
             args = gemm_args(*size) if kind == GEMM else ["--rows", str(size[0]), "--cols", str(size[1])]
-            rows, reason = run_stage(options.bin, program, args + extra, log)
+            try:
+                rows, reason = run_stage(options.bin, program, args + extra, log)
+            except RuntimeError as error:
+                log(f"sweep stopped: {error}\n")
+                return 1
             if reason:
-                log(f"skipped: {reason}\n")
-                return 0
+                log(f"sweep skipped: {reason}\n")
+                return SKIPPED
             (gemm_rows if kind == GEMM else transpose_rows).extend(rows)
     os.makedirs(options.sweep, exist_ok=True)
     write_csv(os.path.join(options.sweep, "sweep_gemm.csv"), gemm_rows)
@@ -189,10 +201,13 @@ def main():
     options = parser.parse_args()
     log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
 
-    if options.sweep:
-        return sweep(options, log)
-
-    results, skipped, failed, cpu_smaller = run_ladder(options, log)
+    try:
+        if options.sweep:
+            return sweep(options, log)
+        results, skipped, failed, cpu_smaller = run_ladder(options, log)
+    except FileNotFoundError as error:
+        log(f"\nladder: {error}\n")
+        return 2
     sections = [(GEMM, "Matrix product, C = A * B (FP32)", gemm_table),
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
     for kind, title, make_table in sections:

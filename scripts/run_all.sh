@@ -10,9 +10,10 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   preset=native build_dir=build-native
 fi
 echo "== configure and build (preset '$preset') ==" >&2
-cmake --preset "$preset" >"/tmp/ladder-configure-$$.log" 2>&1 ||
-  { cat "/tmp/ladder-configure-$$.log" >&2; exit 1; }
-grep -A3 "CMake Warning" "/tmp/ladder-configure-$$.log" >&2 || true
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cmake --preset "$preset" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+grep -A3 "CMake Warning" "$log" >&2 || true
 cmake --build --preset "$preset" --target stages
 echo "== run every stage in order ==" >&2
-exec python3 scripts/ladder.py --bin "$build_dir/bin" "$@"
+python3 scripts/ladder.py --bin "$build_dir/bin" "$@"

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -270,6 +271,8 @@ TEST_CASE("options reject bad input with a message naming the problem", "[common
   REQUIRE_THROWS_WITH(parse({"--m", "99999999999999999999"}), Contains("--m needs a whole number"));
   REQUIRE_THROWS_WITH(parse({"--m", "3000000000"}), Contains("--m must be at most 2147483647"));
   REQUIRE_THROWS_WITH(parse({"--seed", "-1"}), Contains("--seed must not be negative"));
+  REQUIRE_THROWS_WITH(parse({"--seed", "7e3"}), Contains("--seed needs a whole number"));
+  REQUIRE(parse({"--seed", "18446744073709551615"}).options.seed == 18446744073709551615ull);
   REQUIRE_THROWS_WITH(parse({"--tile", "12"}), Contains("--tile must be one of 8|16|32"));
   REQUIRE_THROWS_WITH(parse({"--csv=yes"}), Contains("--csv takes no value"));
   REQUIRE_THROWS_WITH(parse({"--m", "100000", "--k", "100000"}), Contains("too large"));

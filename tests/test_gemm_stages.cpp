@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,4 +110,21 @@ TEST_CASE("05 unrolled: every unroll variant of every tile size matches the refe
     }
   }
   check_against_reference(variants);
+}
+
+TEST_CASE("GEMM launchers reject mismatched shapes before touching the GPU",
+          "[stage03][stage04][stage05]") {
+  const Matrix a{4, 3, 4, nullptr};  // 3 x 4
+  const Matrix b{5, 4, 5, nullptr};  // 4 x 5
+  const Matrix c{5, 3, 5, nullptr};  // 3 x 5
+  const Matrix b_too_short{5, 3, 5, nullptr};
+  const Matrix c_wrong{4, 3, 4, nullptr};
+  for (const auto& [bad_b, bad_c] : {std::pair{b_too_short, c}, std::pair{b, c_wrong}}) {
+    REQUIRE_THROWS_AS(launch_gemm_naive(NaiveMapping::cols, 16, a, bad_b, bad_c),
+                      std::invalid_argument);
+    REQUIRE_THROWS_AS(launch_gemm_tiled(TilePolicy::square, 16, a, bad_b, bad_c),
+                      std::invalid_argument);
+    REQUIRE_THROWS_AS(launch_gemm_unrolled(Unroll::compiler, 16, a, bad_b, bad_c),
+                      std::invalid_argument);
+  }
 }

@@ -15,7 +15,7 @@ struct GemmCase {
   int k;
 };
 
-// Shapes that catch real bugs (GUIDE section 4): the degenerate ones, sizes just around
+// Shapes that catch real bugs: the degenerate ones, sizes just around
 // every tile size we use (8, 16, 32), tall-skinny and wide-short.
 inline std::vector<GemmCase> gemm_cases() {
   return {{1, 1, 1},    {7, 5, 1},     {3, 5, 7},     {17, 33, 9},  {15, 15, 15},
