@@ -26,7 +26,7 @@ if wants build; then
   step build
   {
     date -u
-    git rev-parse HEAD 2>/dev/null || true
+    echo "commit $(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown: not a git checkout)"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
     nvcc --version | tail -2
     cmake --version | head -1
