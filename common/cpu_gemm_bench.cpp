@@ -25,12 +25,9 @@ void CpuGemmBench::run(Report& report, const std::string& variant, Role role, co
   row.variant = variant;
   row.role = role;
   row.work = 2.0 * shape_.m * shape_.n * static_cast<double>(shape_.k);
-  row.timing = measure(options_.repeats, [&] {
-    poison(c_.view());
-    HostTimer timer;
-    gemm(a_.view(), b_.view(), c_.view());
-    return timer.elapsed_ms();
-  });
+  row.timing = measure_host(
+      options_.repeats, [&] { gemm(a_.view(), b_.view(), c_.view()); },
+      [&] { poison(c_.view()); });
   if (!reference_) reference_ = reference_gemm(a_.view(), b_.view());
   row.check = check_gemm(c_.view(), *reference_, shape_.k);
   report.add(row);

@@ -53,10 +53,12 @@ Timing measure(const Repeats& repeats, TimedRun&& timed_run) {
   return summarize(std::move(samples));
 }
 
-// Times a host function with the steady clock.
-template <class Work>
-Timing measure_host(const Repeats& repeats, Work&& work) {
+// Times a host function with the steady clock; `before_each` runs outside the timed region
+// (poisoning the output, for instance), as in measure_gpu.
+template <class Work, class Prepare>
+Timing measure_host(const Repeats& repeats, Work&& work, Prepare&& before_each) {
   return measure(repeats, [&] {
+    before_each();
     HostTimer timer;
     work();
     return timer.elapsed_ms();

@@ -214,6 +214,14 @@ TEST_CASE("measure warms up, repeats and takes the median", "[common][timing]") 
   REQUIRE(timing.median_ms == 3.0);
   REQUIRE(timing.min_ms == 1.0);
   REQUIRE(summarize({4, 1, 3, 2}).median_ms == 2.5);
+
+  int prepared = 0;
+  int worked = 0;
+  const Timing host = measure_host(Repeats{2, 3}, [&] { ++worked; }, [&] { ++prepared; });
+  REQUIRE(prepared == 5);
+  REQUIRE(worked == 5);
+  REQUIRE(host.runs == 3);
+  REQUIRE(host.min_ms >= 0.0);
   REQUIRE_THROWS(summarize({}));
 }
 
