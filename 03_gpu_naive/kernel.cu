@@ -9,7 +9,7 @@
 namespace ladder {
 namespace {
 
-// Seed 000's mapping, its bugs fixed: x counts rows. Neighbouring threads of a warp then
+// smem-matmul's mapping, its bugs fixed: x counts rows. Neighbouring threads of a warp then
 // sit in different rows: their loads of A and stores to C lie a row stride apart, one
 // 32-byte sector each, while they all read the same few floats of B.
 __global__ void gemm_naive_rows(Matrix a, Matrix b, Matrix c) {

@@ -8,7 +8,7 @@ namespace ladder {
 
 // Which index of C follows threadIdx.x, the index that counts through a warp.
 enum class NaiveMapping {
-  rows,  // threadIdx.x -> row of C, as seed 000 writes it: a warp walks down a column
+  rows,  // threadIdx.x -> row of C, as smem-matmul writes it: a warp walks down a column
   cols,  // threadIdx.x -> column of C, as the CUDA programming guide: a warp walks a row
 };
 

@@ -1,4 +1,4 @@
-// Stage 03: one GPU thread per element of C, threadIdx.x to rows (seed 000) against
+// Stage 03: one GPU thread per element of C, threadIdx.x to rows (smem-matmul) against
 // threadIdx.x to columns (the programming guide), with cuBLAS as the ceiling.
 //   cmake --build build --target 03_gpu_naive && build/bin/03_gpu_naive --help
 #include <string>

@@ -36,7 +36,7 @@ __global__ void gemm_tiled_square(Matrix a, Matrix b, Matrix c) {
   if (ty < c_tile.height && tx < c_tile.width) c_tile.set(ty, tx, sum);
 }
 
-// Seed 003's other policy: four tiles' worth of K per step, in a TILE x 4*TILE slab of A
+// shared-storage's other policy: four tiles' worth of K per step, in a TILE x 4*TILE slab of A
 // and a 4*TILE x TILE slab of B, so a barrier pair comes every 4*TILE products.
 template <int TILE>
 __global__ void gemm_tiled_wide(Matrix a, Matrix b, Matrix c) {

@@ -6,10 +6,10 @@
 
 namespace ladder {
 
-// What one step of the K loop stages in shared memory (seed 003 compares the two).
+// What one step of the K loop stages in shared memory (shared-storage compares the two).
 enum class TilePolicy {
-  square,  // a tile x tile block of A and of B (the programming guide, seeds 000, 001)
-  wide,    // a tile x 4*tile slab of A and a 4*tile x tile slab of B (seed 003)
+  square,  // a tile x tile block of A and of B (guide-ja, smem-matmul, gemm-opt)
+  wide,    // a tile x 4*tile slab of A and a 4*tile x tile slab of B (shared-storage)
 };
 
 // c = a * b on device views (c is a.height x b.width, a.width == b.height), any sizes and

@@ -1,4 +1,4 @@
-// Stage 04: tiles of A and B staged in shared memory, square tiles against seed 003's wide
+// Stage 04: tiles of A and B staged in shared memory, square tiles against shared-storage's wide
 // slabs, timed against stage 03's coalesced kernel and cuBLAS in the same run.
 //   cmake --build build --target 04_gpu_shared_tiled && build/bin/04_gpu_shared_tiled --help
 #include <cstdio>
@@ -46,7 +46,7 @@ int stage_main(int argc, char** argv) {
   ladder::add_run_options(cli, options);
   cli.add_choice("--tile", &tile, {"8", "16", "32", "all"}, "tile side; blocks are tile x tile");
   cli.add_choice("--policy", &policy, {"square", "wide", "both"},
-                 "square tiles, or seed 003's slabs four tiles long");
+                 "square tiles, or shared-storage's slabs four tiles long");
   cli.add_choice("--drop-sync", &drop, {"none", "load", "compute"},
                  "drop a __syncthreads() (a race on purpose)");
   cli.add_check([&] {

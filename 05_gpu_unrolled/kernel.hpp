@@ -1,5 +1,5 @@
 // Stage 05: stage 04's square-tile kernel with its inner product loop written four ways,
-// to see what unrolling by hand (seed 001) adds to what the compiler already does.
+// to see what unrolling by hand (gemm-opt) adds to what the compiler already does.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -8,7 +8,7 @@ namespace ladder {
 
 enum class Unroll {
   none,      // #pragma unroll 1: the loop stays a loop
-  manual4,   // seed 001: four products per iteration, written out by hand
+  manual4,   // gemm-opt: four products per iteration, written out by hand
   full,      // #pragma unroll: every iteration written out
   compiler,  // no pragma, stage 04's loop: the compiler decides
 };

@@ -1,5 +1,5 @@
 // Stage 05: stage 04's square-tile kernel with the inner loop not unrolled, unrolled by 4
-// by hand (seed 001), fully unrolled, and left to the compiler, against stage 04 and cuBLAS.
+// by hand (gemm-opt), fully unrolled, and left to the compiler, against stage 04 and cuBLAS.
 //   cmake --build build --target 05_gpu_unrolled && build/bin/05_gpu_unrolled --help
 #include <string>
 
