@@ -1,7 +1,9 @@
 // Stage 01: the naive i-j-k matrix product on one CPU core.
-//   cmake --build build --target 01_cpu_naive && build/bin/01_cpu_naive --help
+//   cmake --preset default && cmake --build --preset default --target 01_cpu_naive
+//   build/bin/01_cpu_naive --help
 #include "01_cpu_naive/kernel.hpp"
-#include "common/cpu_gemm_bench.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
 
 namespace {
 

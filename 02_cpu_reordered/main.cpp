@@ -1,8 +1,10 @@
 // Stage 02: the i-k-j matrix product, timed against stage 01's i-j-k in the same run.
-//   cmake --build build --target 02_cpu_reordered && build/bin/02_cpu_reordered --help
+//   cmake --preset default && cmake --build --preset default --target 02_cpu_reordered
+//   build/bin/02_cpu_reordered --help
 #include "01_cpu_naive/kernel.hpp"
 #include "02_cpu_reordered/kernel.hpp"
-#include "common/cpu_gemm_bench.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/cuda_check.hpp"
-#include "common/launch.hpp"
+#include "common/grid.hpp"
 
 namespace ladder {
 namespace {

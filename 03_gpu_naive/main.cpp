@@ -1,11 +1,13 @@
 // Stage 03: one GPU thread per element of C, threadIdx.x to rows (smem-matmul) against
 // threadIdx.x to columns (the programming guide), with cuBLAS as the ceiling.
-//   cmake --build build --target 03_gpu_naive && build/bin/03_gpu_naive --help
+//   cmake --preset native && cmake --build --preset native --target 03_gpu_naive
+//   build-native/bin/03_gpu_naive --help
 #include <string>
 
 #include "03_gpu_naive/kernel.hpp"
-#include "common/device.hpp"
-#include "common/gemm_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
 
 namespace {
 

@@ -1,11 +1,9 @@
 #include "04_gpu_shared_tiled/kernel.hpp"
 
-#include <stdexcept>
-#include <string>
-
 #include "04_gpu_shared_tiled/tiles.cuh"
 #include "common/cuda_check.hpp"
-#include "common/launch.hpp"
+#include "common/grid.hpp"
+#include "common/tile_dispatch.hpp"
 
 namespace ladder {
 namespace {
@@ -66,41 +64,6 @@ __global__ void gemm_tiled_wide(Matrix a, Matrix b, Matrix c) {
 
 using Kernel = void (*)(Matrix, Matrix, Matrix);
 
-template <int TILE>
-Kernel kernel_for(TilePolicy policy) {
-  return policy == TilePolicy::square ? gemm_tiled_square<TILE> : gemm_tiled_wide<TILE>;
-}
-
-template <int TILE>
-Kernel racy_kernel_for(DroppedSync dropped) {
-  return dropped == DroppedSync::after_load ? gemm_tiled_square<TILE, false, true>
-                                            : gemm_tiled_square<TILE, true, false>;
-}
-
-std::string bad_tile(int tile) {
-  return "tile must be 8, 16 or 32, got " + std::to_string(tile);
-}
-
-// The kernels are templates over the tile: a tile chosen at run time picks one of the
-// instantiations.
-Kernel pick(TilePolicy policy, int tile) {
-  switch (tile) {
-    case 8: return kernel_for<8>(policy);
-    case 16: return kernel_for<16>(policy);
-    case 32: return kernel_for<32>(policy);
-  }
-  throw std::invalid_argument(bad_tile(tile));
-}
-
-Kernel pick_racy(DroppedSync dropped, int tile) {
-  switch (tile) {
-    case 8: return racy_kernel_for<8>(dropped);
-    case 16: return racy_kernel_for<16>(dropped);
-    case 32: return racy_kernel_for<32>(dropped);
-  }
-  throw std::invalid_argument(bad_tile(tile));
-}
-
 void launch(Kernel kernel, int tile, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
   kernel<<<grid_covering(c.width, c.height, tile, tile), dim3(tile, tile)>>>(a, b, c);
@@ -109,12 +72,21 @@ void launch(Kernel kernel, int tile, Matrix a, Matrix b, Matrix c) {
 
 }  // namespace
 
+// The kernels are templates over the tile; gemm_tiles turns the tile chosen at run time
+// into one of the instantiations.
 void launch_gemm_tiled(TilePolicy policy, int tile, Matrix a, Matrix b, Matrix c) {
-  launch(pick(policy, tile), tile, a, b, c);
+  const Kernel kernel = gemm_tiles(tile, [policy](auto TILE) -> Kernel {
+    return policy == TilePolicy::square ? gemm_tiled_square<TILE> : gemm_tiled_wide<TILE>;
+  });
+  launch(kernel, tile, a, b, c);
 }
 
 void launch_gemm_tiled_racy(DroppedSync dropped, int tile, Matrix a, Matrix b, Matrix c) {
-  launch(pick_racy(dropped, tile), tile, a, b, c);
+  const Kernel kernel = gemm_tiles(tile, [dropped](auto TILE) -> Kernel {
+    return dropped == DroppedSync::after_load ? gemm_tiled_square<TILE, false, true>
+                                              : gemm_tiled_square<TILE, true, false>;
+  });
+  launch(kernel, tile, a, b, c);
 }
 
 }  // namespace ladder

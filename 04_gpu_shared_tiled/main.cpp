@@ -1,14 +1,17 @@
 // Stage 04: tiles of A and B staged in shared memory, square tiles against shared-storage's wide
 // slabs, timed against stage 03's coalesced kernel and cuBLAS in the same run.
-//   cmake --build build --target 04_gpu_shared_tiled && build/bin/04_gpu_shared_tiled --help
+//   cmake --preset native && cmake --build --preset native --target 04_gpu_shared_tiled
+//   build-native/bin/04_gpu_shared_tiled --help
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "03_gpu_naive/kernel.hpp"
 #include "04_gpu_shared_tiled/kernel.hpp"
-#include "common/device.hpp"
-#include "common/gemm_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/errors.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
 
 namespace {
 

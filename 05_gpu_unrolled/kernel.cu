@@ -1,11 +1,11 @@
 #include "05_gpu_unrolled/kernel.hpp"
 
 #include <stdexcept>
-#include <string>
 
 #include "04_gpu_shared_tiled/tiles.cuh"
 #include "common/cuda_check.hpp"
-#include "common/launch.hpp"
+#include "common/grid.hpp"
+#include "common/tile_dispatch.hpp"
 
 namespace ladder {
 namespace {
@@ -68,22 +68,12 @@ Kernel kernel_for(Unroll unroll) {
   throw std::invalid_argument("unknown unroll variant");
 }
 
-// The kernels are templates over the tile: a tile chosen at run time picks one of the
-// instantiations.
-Kernel pick(Unroll unroll, int tile) {
-  switch (tile) {
-    case 8: return kernel_for<8>(unroll);
-    case 16: return kernel_for<16>(unroll);
-    case 32: return kernel_for<32>(unroll);
-  }
-  throw std::invalid_argument("tile must be 8, 16 or 32, got " + std::to_string(tile));
-}
-
 }  // namespace
 
 void launch_gemm_unrolled(Unroll unroll, int tile, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  const Kernel kernel = pick(unroll, tile);
+  // Stage 04's tiles: gemm_tiles turns the tile chosen at run time into an instantiation.
+  const Kernel kernel = gemm_tiles(tile, [unroll](auto TILE) { return kernel_for<TILE>(unroll); });
   kernel<<<grid_covering(c.width, c.height, tile, tile), dim3(tile, tile)>>>(a, b, c);
   CUDA_CHECK_LAUNCH();
 }

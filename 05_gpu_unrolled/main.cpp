@@ -1,12 +1,14 @@
 // Stage 05: stage 04's square-tile kernel with the inner loop not unrolled, unrolled by 4
 // by hand (gemm-opt), fully unrolled, and left to the compiler, against stage 04 and cuBLAS.
-//   cmake --build build --target 05_gpu_unrolled && build/bin/05_gpu_unrolled --help
+//   cmake --preset native && cmake --build --preset native --target 05_gpu_unrolled
+//   build-native/bin/05_gpu_unrolled --help
 #include <string>
 
 #include "04_gpu_shared_tiled/kernel.hpp"
 #include "05_gpu_unrolled/kernel.hpp"
-#include "common/device.hpp"
-#include "common/gemm_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
 
 namespace {
 

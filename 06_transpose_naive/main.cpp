@@ -1,12 +1,14 @@
 // Stage 06: the naive transpose, against a copy kernel of the same launch shape and
 // cudaMemcpy in the same run.
-//   cmake --build build --target 06_transpose_naive && build/bin/06_transpose_naive --help
+//   cmake --preset native && cmake --build --preset native --target 06_transpose_naive
+//   build-native/bin/06_transpose_naive --help
 #include <string>
 #include <vector>
 
 #include "06_transpose_naive/kernel.hpp"
-#include "common/device.hpp"
-#include "common/transpose_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/transpose_bench.hpp"
 
 namespace {
 

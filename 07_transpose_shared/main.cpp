@@ -1,13 +1,15 @@
 // Stage 07: the transpose through a shared-memory tile, against stage 06's naive transpose,
 // a copy kernel of the same launch shape and cudaMemcpy in the same run.
-//   cmake --build build --target 07_transpose_shared && build/bin/07_transpose_shared --help
+//   cmake --preset native && cmake --build --preset native --target 07_transpose_shared
+//   build-native/bin/07_transpose_shared --help
 #include <string>
 #include <vector>
 
 #include "06_transpose_naive/kernel.hpp"
 #include "07_transpose_shared/kernel.hpp"
-#include "common/device.hpp"
-#include "common/transpose_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/transpose_bench.hpp"
 
 namespace {
 

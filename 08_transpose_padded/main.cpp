@@ -1,14 +1,16 @@
 // Stage 08: the shared-memory transpose with a padded tile, against stage 07's unpadded one,
 // a copy kernel of the same launch shape and cudaMemcpy in the same run.
-//   cmake --build build --target 08_transpose_padded && build/bin/08_transpose_padded --help
+//   cmake --preset native && cmake --build --preset native --target 08_transpose_padded
+//   build-native/bin/08_transpose_padded --help
 #include <string>
 #include <vector>
 
 #include "07_transpose_shared/kernel.hpp"
 #include "08_transpose_padded/kernel.hpp"
 #include "08_transpose_padded/overlap.hpp"
-#include "common/device.hpp"
-#include "common/transpose_bench.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/transpose_bench.hpp"
 
 namespace {
 

@@ -4,78 +4,17 @@
 
 #include <algorithm>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "08_transpose_padded/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
-#include "common/errors.hpp"
-#include "common/host_matrix.hpp"
-#include "common/random.hpp"
-#include "common/timing.hpp"
-#include "common/verify.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/gpu_timing.hpp"
+#include "common/harness/verify.hpp"
 
 namespace ladder {
 namespace {
-
-// Page-locked host memory: the copy engines move it directly, so cudaMemcpyAsync returns at
-// once and the copy runs beside kernels. From pageable memory the driver stages each copy
-// through a buffer of its own and returns only when the host side is done: no overlap.
-class PinnedMatrix {
- public:
-  PinnedMatrix(int height, int width) : view_{width, height, width, nullptr} {
-    check_matrix_shape(height, width, width);
-    const cudaError_t status =
-        cudaMallocHost(&view_.data, sizeof(float) * static_cast<std::size_t>(width) * height);
-    if (status == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      throw UsageError("not enough pinned host memory for a " + std::to_string(height) + "x" +
-                       std::to_string(width) + " matrix");
-    }
-    CUDA_CHECK(status);
-  }
-  ~PinnedMatrix() { cudaFreeHost(view_.data); }
-  PinnedMatrix(const PinnedMatrix&) = delete;
-  PinnedMatrix& operator=(const PinnedMatrix&) = delete;
-
-  Matrix view() const { return view_; }
-
- private:
-  Matrix view_;
-};
-
-// Non-blocking, so that it never waits for the legacy default stream, on which the stage
-// launchers run their kernels, nor the other way round: events order them instead.
-class Stream {
- public:
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  operator cudaStream_t() const { return stream_; }
-
- private:
-  cudaStream_t stream_{};
-};
-
-class Event {
- public:
-  explicit Event(bool timing = false) {
-    CUDA_CHECK(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault
-                                                        : cudaEventDisableTiming));
-  }
-  ~Event() {
-    if (event_ != nullptr) cudaEventDestroy(event_);
-  }
-  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  operator cudaEvent_t() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
-};
 
 void copy_async(Matrix to, Matrix from, cudaMemcpyKind kind, cudaStream_t stream) {
   CUDA_CHECK(cudaMemcpy2DAsync(to.data, sizeof(float) * to.stride, from.data,
@@ -95,8 +34,6 @@ void run_round_trips(Report& report, const TransposeShape& shape, const RunOptio
   fill_random(in_host.view(), options.seed);
   DeviceMatrix in(rows, cols);
   DeviceMatrix out(cols, rows);
-  Event start(true);
-  Event stop(true);
 
   const auto serial = [&] {
     copy_async(in.view(), in_host.view(), cudaMemcpyHostToDevice, nullptr);
@@ -119,9 +56,12 @@ void run_round_trips(Report& report, const TransposeShape& shape, const RunOptio
     uploaded.emplace_back();
     transposed.emplace_back();
   }
+  Event began;
   Event downloaded;
   const auto pipelined = [&] {
-    CUDA_CHECK(cudaStreamWaitEvent(upload, start));
+    // The uploads must not overwrite `in` before its poisoning on the default stream ends.
+    CUDA_CHECK(cudaEventRecord(began, nullptr));
+    CUDA_CHECK(cudaStreamWaitEvent(upload, began));
     for (int b = 0; b < bands; ++b) {
       const int count = first(b + 1) - first(b);
       copy_async(in.view().sub(first(b), 0, count, cols),
@@ -150,17 +90,10 @@ void run_round_trips(Report& report, const TransposeShape& shape, const RunOptio
     row.role = Role::transfer;
     row.unit = "GB/s";
     row.work = 2.0 * sizeof(float) * rows * static_cast<double>(cols);  // up and down
-    row.timing = measure(options.repeats, [&] {
+    row.timing = measure_gpu(options.repeats, enqueue, [&] {
       poison(out_host.view());
       in.poison();
       out.poison();
-      CUDA_CHECK(cudaEventRecord(start, nullptr));
-      enqueue();
-      CUDA_CHECK(cudaEventRecord(stop, nullptr));
-      CUDA_CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      return static_cast<double>(ms);
     });
     row.check = check_transpose(in_host.view(), out_host.view());
     report.add(row);

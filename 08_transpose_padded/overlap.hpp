@@ -2,8 +2,8 @@
 // that starts and ends in host memory, done serially and as a pipeline of row bands.
 #pragma once
 
-#include "common/cli.hpp"
-#include "common/report.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/report.hpp"
 
 namespace ladder {
 

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 namespace ladder {
+// Throws CudaError with file:line, the call and the runtime's message.
 [[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
                                    int line);
 }  // namespace ladder

@@ -1,4 +1,5 @@
-// A matrix in GPU memory: RAII, move-only, hands out Matrix views for kernels.
+// Matrices the GPU reaches: DeviceMatrix in GPU memory, PinnedMatrix in page-locked host
+// memory. RAII and move-only; both hand out Matrix views.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -25,6 +26,26 @@ class DeviceMatrix {
 
   // Every byte 0xFF, which makes every float a NaN, padding included.
   void poison();
+
+ private:
+  Matrix view_;
+};
+
+// Page-locked host memory: the copy engines move it directly, so cudaMemcpyAsync returns at
+// once and the copy runs beside kernels. From pageable memory (HostMatrix) the driver stages
+// each copy through a buffer of its own and returns only when the host side is done: no
+// overlap. Unpadded (stride == width); its contents start undefined.
+class PinnedMatrix {
+ public:
+  // Throws UsageError when the host cannot pin that much memory.
+  PinnedMatrix(int height, int width);
+  ~PinnedMatrix();
+  PinnedMatrix(PinnedMatrix&& other) noexcept;
+  PinnedMatrix& operator=(PinnedMatrix&& other) noexcept;
+  PinnedMatrix(const PinnedMatrix&) = delete;
+  PinnedMatrix& operator=(const PinnedMatrix&) = delete;
+
+  Matrix view() const { return view_; }
 
  private:
   Matrix view_;

@@ -1,31 +1,24 @@
-// The failures a stage program can meet, one type per exit code every stage shares:
-// 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU.
+// The failures common's code reports by exception. Each one maps to an exit code of the
+// stage programs (common/harness/program.hpp): bad usage 2, no usable GPU 77, CUDA error 1.
 #pragma once
 
 #include <stdexcept>
-#include <string>
 
 namespace ladder {
 
-// Bad options or a problem that cannot fit: exit code 2.
+// Bad options or a problem that cannot fit.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// No usable CUDA device (no driver, no GPU, no code for this GPU): exit code 77.
+// No usable CUDA device (no driver, no GPU, no code for this GPU).
 struct NoDeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A CUDA or cuBLAS call failed: exit code 1.
+// A CUDA or cuBLAS call failed.
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// Exit codes of the stage contract.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitSkipped = 77;
 
 }  // namespace ladder

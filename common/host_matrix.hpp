@@ -1,6 +1,8 @@
-// A matrix in host memory: owns its elements, hands out Matrix views.
+// A matrix in host memory: owns its elements, hands out Matrix views. Move-only, like the
+// device owners: a copy of a large matrix should never happen by accident.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "common/matrix.hpp"
@@ -9,8 +11,17 @@ namespace ladder {
 
 class HostMatrix {
  public:
-  // height rows of width columns; stride 0 means stride == width.
-  HostMatrix(int height, int width, int stride = 0);
+  // height rows of width columns; stride 0 means stride == width. Throws UsageError for a
+  // shape check_matrix_shape rejects.
+  HostMatrix(int height, int width, int stride = 0)
+      : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
+    check_matrix_shape(height_, width_, stride_);
+    elements_.resize(static_cast<std::size_t>(stride_) * height_);
+  }
+  HostMatrix(HostMatrix&&) noexcept = default;
+  HostMatrix& operator=(HostMatrix&&) noexcept = default;
+  HostMatrix(const HostMatrix&) = delete;
+  HostMatrix& operator=(const HostMatrix&) = delete;
 
   Matrix view() { return Matrix{width_, height_, stride_, elements_.data()}; }
   int width() const { return width_; }
@@ -28,9 +39,5 @@ class HostMatrix {
   int stride_;
   std::vector<float> elements_;
 };
-
-// Throws UsageError unless a height x width matrix with this stride is valid and its
-// stride * height stays below 2^31 elements (so kernels can index with int).
-void check_matrix_shape(int height, int width, int stride);
 
 }  // namespace ladder

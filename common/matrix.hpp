@@ -1,5 +1,6 @@
 // The Matrix view shared by every stage, the struct of the source articles:
-// row-major, element (row, col) at data[row * stride + col].
+// row-major, element (row, col) at data[row * stride + col]. And the one shape rule its
+// owners enforce.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -10,8 +11,9 @@
 
 namespace ladder {
 
-// A view: it does not own its data. Owners (HostMatrix, DeviceMatrix) hand views out.
-// Every owner keeps stride * height below 2^31, so int index arithmetic cannot overflow.
+// A view: it does not own its data. Owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand
+// views out. Every owner keeps stride * height below 2^31, so int index arithmetic cannot
+// overflow.
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -27,5 +29,10 @@ struct Matrix {
     return Matrix{cols, rows, stride, data + row * stride + col};
   }
 };
+
+// Throws UsageError unless a height x width matrix with this stride is valid and its
+// stride * height stays below 2^31 elements (so kernels can index with int). Every owner
+// calls it before allocating; the options call it before anything is allocated.
+void check_matrix_shape(int height, int width, int stride);
 
 }  // namespace ladder

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <string>
 
-#include "common/errors.hpp"
+#include "common/harness/program.hpp"
 #ifdef LADDER_HAVE_CUDA
-#include "common/device.hpp"
+#include "common/device_probe.hpp"
 #endif
 
 namespace {

@@ -1,19 +1,25 @@
-// The shared pieces every stage relies on: views, inputs, the checks, timers, options.
+// The shared pieces every stage relies on: views, inputs, the checks, timers, options,
+// the report.
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
-#include "common/cli.hpp"
 #include "common/errors.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/report.hpp"
+#include "common/harness/timing.hpp"
+#include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
-#include "common/random.hpp"
-#include "common/timing.hpp"
-#include "common/verify.hpp"
+#include "common/tile_dispatch.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -285,4 +291,127 @@ TEST_CASE("options reject bad input with a message naming the problem", "[common
   REQUIRE_THROWS_WITH(parse({"--csv=yes"}), Contains("--csv takes no value"));
   REQUIRE_THROWS_WITH(parse({"--m", "100000", "--k", "100000"}), Contains("too large"));
   REQUIRE_THROWS_AS(parse({"--reps", "0"}), UsageError);
+}
+
+TEST_CASE("the help lists every option's text in one column, --help included", "[common][cli]") {
+  GemmShape shape;
+  RunOptions options;
+  Cli cli("test", "test program");
+  add_gemm_shape(cli, shape);
+  add_run_options(cli, options);
+  std::istringstream usage(cli.usage());
+  int option_lines = 0;
+  bool help_listed = false;
+  for (std::string line; std::getline(usage, line);) {
+    if (line.rfind("  --", 0) != 0) continue;
+    CAPTURE(line);
+    ++option_lines;
+    help_listed = help_listed || line.rfind("  --help ", 0) == 0;
+    REQUIRE(line.size() > 25);
+    REQUIRE(line[24] == ' ');  // the name column ends here for every option
+    REQUIRE(line[25] != ' ');  // and the help starts right after it
+  }
+  REQUIRE(option_lines == 8);  // --m --n --k --reps --warmup --seed --csv --help
+  REQUIRE(help_listed);
+}
+
+TEST_CASE("a check's summary counts elements in the singular and the plural", "[common]") {
+  HostMatrix one(1, 1);
+  fill_random(one.view(), 1);
+  const std::string single = check_copy(one.view(), one.view()).summary();
+  REQUIRE_THAT(single, Catch::StartsWith("ok: 1 element, worst at (0, 0)"));
+  HostMatrix two(1, 2);
+  fill_random(two.view(), 1);
+  REQUIRE_THAT(check_copy(two.view(), two.view()).summary(), Catch::StartsWith("ok: 2 elements,"));
+}
+
+namespace {
+
+Measurement timed_row(const std::string& variant, Role role, double median_ms, int warmups) {
+  Measurement row;
+  row.variant = variant;
+  row.role = role;
+  row.timing = Timing{median_ms, median_ms, 5, warmups};
+  row.work = 1e9;
+  return row;
+}
+
+}  // namespace
+
+TEST_CASE("the table says warm-up only where there was one", "[common][report]") {
+  using Catch::Contains;
+  Report warmed("stage", "problem", "device");
+  warmed.add(timed_row("kernel", Role::stage, 2.0, 3));
+  REQUIRE_THAT(warmed.table_text(),
+               Contains("median and minimum of 5 timed runs after warm-up.\n"));
+
+  Report cold("stage", "problem", "device");
+  cold.add(timed_row("kernel", Role::stage, 2.0, 0));
+  REQUIRE_THAT(cold.table_text(), Contains("median and minimum of 5 timed runs.\n"));
+  REQUIRE_THAT(cold.table_text(), !Contains("warm-up"));
+
+  Report once("stage", "problem", "device");
+  Measurement single = timed_row("kernel", Role::stage, 2.0, 0);
+  single.timing.runs = 1;
+  once.add(single);
+  REQUIRE_THAT(once.table_text(), Contains("median and minimum of 1 timed run.\n"));
+}
+
+TEST_CASE("vs base is empty on a row that is its own base", "[common][report]") {
+  using Catch::Contains;
+  Report lone("stage", "problem", "device");
+  lone.add(timed_row("only kernel", Role::stage, 2.0, 1));
+  REQUIRE_THAT(lone.table_text(), !Contains("1.00x"));
+
+  Report pair("stage", "problem", "device");
+  pair.add(timed_row("first", Role::stage, 2.0, 1));
+  pair.add(timed_row("second", Role::stage, 1.0, 1));
+  REQUIRE_THAT(pair.table_text(), !Contains("1.00x"));
+  REQUIRE_THAT(pair.table_text(), Contains("2.00x"));
+
+  Report with_base("stage", "problem", "device");
+  with_base.add(timed_row("previous", Role::baseline, 3.0, 1));
+  with_base.add(timed_row("this one", Role::stage, 1.0, 1));
+  REQUIRE_THAT(with_base.table_text(), !Contains("1.00x"));
+  REQUIRE_THAT(with_base.table_text(), Contains("3.00x"));
+}
+
+TEST_CASE("CSV leaves pct_of_ceiling empty where there is no ceiling", "[common][report]") {
+  using Catch::Contains;
+  Report report("stage", "problem", "device");
+  report.add(timed_row("kernel", Role::stage, 2.0, 1));
+  Measurement copies = timed_row("copies", Role::transfer, 4.0, 1);
+  copies.unit = "GB/s";
+  report.add(copies);
+  const std::string without = report.csv_text();
+  REQUIRE_THAT(without, Contains("stage,kernel,stage,problem,device,2.000000,2.000000,5,"
+                                 "500.000,GFLOP/s,,n/a\n"));
+  REQUIRE_THAT(without, Contains(",GB/s,,n/a\n"));
+  REQUIRE_THAT(without, !Contains("0.00,n/a"));
+
+  report.add(timed_row("library", Role::ceiling, 1.0, 1));
+  const std::string with = report.csv_text();
+  REQUIRE_THAT(with, Contains(",GFLOP/s,50.00,n/a\n"));
+  REQUIRE_THAT(with, Contains(",GFLOP/s,100.00,n/a\n"));
+  REQUIRE_THAT(with, Contains(",GB/s,,n/a\n"));  // transfers never compare with a ceiling
+}
+
+TEST_CASE("the tile tables pick one instantiation per supported size", "[common][dispatch]") {
+  using Catch::Contains;
+  const auto tile_of = [](auto TILE) { return static_cast<int>(TILE); };
+  for (const int tile : {8, 16, 32}) REQUIRE(gemm_tiles(tile, tile_of) == tile);
+  REQUIRE_THROWS_AS(gemm_tiles(12, tile_of), std::invalid_argument);
+  REQUIRE_THROWS_WITH(gemm_tiles(64, tile_of), Contains("got 64"));
+
+  const auto layout_of = [](auto TILE, auto BLOCK_ROWS) {
+    return std::to_string(TILE) + "x" + std::to_string(BLOCK_ROWS);
+  };
+  for (const char* layout : {"32x32", "32x8", "16x16", "16x4"}) {
+    const int tile = std::stoi(layout);
+    const int block_rows = std::stoi(std::string(layout).substr(3));
+    REQUIRE(transpose_layouts(tile, block_rows, layout_of) == layout);
+  }
+  REQUIRE_THROWS_AS(transpose_layouts(8, 8, layout_of), std::invalid_argument);
+  REQUIRE_THROWS_WITH(transpose_layouts(32, 16, layout_of),
+                      Contains("tile 32 with 16 block rows"));
 }

@@ -3,7 +3,7 @@
 
 #include "01_cpu_naive/kernel.hpp"
 #include "02_cpu_reordered/kernel.hpp"
-#include "common/verify.hpp"
+#include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;

@@ -13,7 +13,7 @@
 #include "05_gpu_unrolled/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
-#include "common/verify.hpp"
+#include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -127,4 +127,16 @@ TEST_CASE("GEMM launchers reject mismatched shapes before touching the GPU",
     REQUIRE_THROWS_AS(launch_gemm_unrolled(Unroll::compiler, 16, a, bad_b, bad_c),
                       std::invalid_argument);
   }
+}
+
+TEST_CASE("GEMM launchers name a tile they have no kernel for", "[stage04][stage05]") {
+  // The tile is checked before anything reaches the GPU, so null data is fine here.
+  const Matrix a{4, 4, 4, nullptr};
+  using Catch::Contains;
+  REQUIRE_THROWS_WITH(launch_gemm_tiled(TilePolicy::square, 12, a, a, a),
+                      Contains("tile must be 8, 16 or 32, got 12"));
+  REQUIRE_THROWS_WITH(launch_gemm_tiled(TilePolicy::wide, 64, a, a, a), Contains("got 64"));
+  REQUIRE_THROWS_WITH(launch_gemm_tiled_racy(DroppedSync::after_load, 4, a, a, a),
+                      Contains("got 4"));
+  REQUIRE_THROWS_WITH(launch_gemm_unrolled(Unroll::manual4, 24, a, a, a), Contains("got 24"));
 }

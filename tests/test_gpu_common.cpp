@@ -2,17 +2,17 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "01_cpu_naive/kernel.hpp"
-#include "common/cublas_gemm.hpp"
 #include "common/cuda_check.hpp"
-#include "common/device.hpp"
 #include "common/device_matrix.hpp"
+#include "common/device_probe.hpp"
 #include "common/errors.hpp"
-#include "common/gemm_check.hpp"
-#include "common/launch.hpp"
-#include "common/verify.hpp"
+#include "common/grid.hpp"
+#include "common/harness/ceilings.hpp"
+#include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -22,6 +22,20 @@ TEST_CASE("a device is found and described", "[gpu]") {
   REQUIRE_FALSE(device.name.empty());
   REQUIRE(device.major >= 7);
   REQUIRE(device.multiprocessors > 0);
+}
+
+TEST_CASE("no GPU or no driver reads as such, not as an old driver", "[common][device]") {
+  using Catch::Contains;
+  using Catch::StartsWith;
+  for (const cudaError_t missing : {cudaErrorInsufficientDriver, cudaErrorNoDevice}) {
+    const std::string reason = device_count_failure(missing);
+    CAPTURE(reason);
+    REQUIRE_THAT(reason, StartsWith("no NVIDIA GPU or driver found ("));
+    REQUIRE_THAT(reason, Contains(cudaGetErrorString(missing)));
+  }
+  REQUIRE(device_count_failure(cudaErrorInitializationError) ==
+          std::string("cudaGetDeviceCount failed: ") +
+              cudaGetErrorString(cudaErrorInitializationError));
 }
 
 TEST_CASE("device matrices start poisoned and round-trip with padding", "[gpu]") {

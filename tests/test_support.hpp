@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/harness/fill.hpp"
 #include "common/host_matrix.hpp"
-#include "common/random.hpp"
 
 namespace ladder::test {
 

@@ -9,10 +9,10 @@
 #include "07_transpose_shared/kernel.hpp"
 #include "08_transpose_padded/kernel.hpp"
 #include "08_transpose_padded/overlap.hpp"
-#include "common/copy_kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
-#include "common/verify.hpp"
+#include "common/harness/ceilings.hpp"
+#include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -126,5 +126,8 @@ TEST_CASE("transpose launchers reject unsupported layouts and mismatched shapes"
     REQUIRE_THROWS_AS(launch(in, out, 32, 16), std::invalid_argument);
     REQUIRE_THROWS_AS(launch(in, out, 16, 8), std::invalid_argument);
     REQUIRE_THROWS_AS(launch(in, not_transposed, 32, 8), std::invalid_argument);
+    REQUIRE_THROWS_WITH(launch(in, out, 16, 8), Catch::Contains("tile 16 with 8 block rows"));
   }
+  REQUIRE_THROWS_WITH(launch_tiled_copy(in, in, 32, 16),
+                      Catch::Contains("tile 32 with 16 block rows"));
 }

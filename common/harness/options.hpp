@@ -1,4 +1,4 @@
-// Command-line options shared by every stage program.
+// Command-line options: the parser, and the option groups the stage programs share.
 #pragma once
 
 #include <climits>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/timing.hpp"
+#include "common/harness/timing.hpp"
 
 namespace ladder {
 
@@ -55,6 +55,8 @@ void add_run_options(Cli& cli, RunOptions& options);
 
 // Defaults for GPU programs: kernels take milliseconds, so many runs are cheap.
 RunOptions gpu_run_defaults();
+// Defaults for CPU programs: a naive run takes seconds, so fewer runs.
+RunOptions cpu_run_defaults();
 
 // C (m x n) = A (m x k) * B (k x n). The default is the problem of the source articles:
 // A 1920x1024 times B 1024x1280.
@@ -73,5 +75,19 @@ struct TransposeShape {
   std::string describe() const;  // "8192x8192 floats"
 };
 void add_transpose_shape(Cli& cli, TransposeShape& shape);
+
+// The launch shape options every transpose stage takes: --tile 32|16 and
+// --layout one|four|both (tile x tile threads moving one element each, tile x tile/4
+// threads moving four each, e.g. 32x8).
+struct TransposeLayout {
+  std::string tile = "32";
+  std::string layout = "both";
+  int tile_size() const { return std::stoi(tile); }
+  std::vector<int> block_rows() const;  // in the order the stages run them
+};
+void add_transpose_layout(Cli& cli, TransposeLayout& layout);
+
+// "tile 32, 32x8 threads" for tile 32, block_rows 8, and so on.
+std::string layout_name(int tile, int block_rows);
 
 }  // namespace ladder

@@ -1,9 +1,8 @@
-#include "common/copy_kernel.hpp"
-
-#include <stdexcept>
+#include "common/harness/ceilings.hpp"
 
 #include "common/cuda_check.hpp"
-#include "common/launch.hpp"
+#include "common/grid.hpp"
+#include "common/tile_dispatch.hpp"
 
 namespace ladder {
 namespace {
@@ -29,21 +28,14 @@ __global__ void copy_tiles(Matrix in, Matrix out) {
   }
 }
 
-template <int TILE, int BLOCK_ROWS>
-void launch(Matrix in, Matrix out) {
-  const dim3 grid = grid_covering(in.width, in.height, TILE, TILE);
-  copy_tiles<TILE, BLOCK_ROWS><<<grid, dim3(TILE, BLOCK_ROWS)>>>(in, out);
-  CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace
 
 void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
-  if (tile == 32 && block_rows == 32) return launch<32, 32>(in, out);
-  if (tile == 32 && block_rows == 8) return launch<32, 8>(in, out);
-  if (tile == 16 && block_rows == 16) return launch<16, 16>(in, out);
-  if (tile == 16 && block_rows == 4) return launch<16, 4>(in, out);
-  throw std::invalid_argument("launch_tiled_copy: unsupported tile or block rows");
+  const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
+    return copy_tiles<TILE, BLOCK_ROWS>;
+  });
+  kernel<<<grid_covering(in.width, in.height, tile, tile), dim3(tile, block_rows)>>>(in, out);
+  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace ladder

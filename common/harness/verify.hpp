@@ -1,4 +1,5 @@
-// The double-precision references and the checks every stage runs on its output.
+// The double-precision references and the checks every stage runs on its output: on the
+// host (verify.cpp) and, for large products, on the GPU (verify_on_device.cu).
 #pragma once
 
 #include <string>
@@ -46,6 +47,13 @@ CheckResult check_transpose(Matrix in, Matrix out);
 
 // out must be exactly in, element by element (the copy ceilings of the transpose stages).
 CheckResult check_copy(Matrix in, Matrix out);
+
+// The same test as check_gemm (|c - a*b| <= gemm_gamma(K) * sum_k |a_ik b_kj| for every
+// element), with the double-precision reference computed on the GPU: a full check that
+// stays fast at 4096^3, where the host reference would take minutes. a, b, c are device
+// views; a_host and b_host the same inputs on the host, used to describe the worst element.
+// Part of ladder_common_gpu: only GPU programs can call it.
+CheckResult check_gemm_on_device(Matrix a, Matrix b, Matrix c, Matrix a_host, Matrix b_host);
 
 // True when every padding element (columns width..stride-1) is still NaN: the kernel
 // honoured the stride and wrote nothing past the width.

@@ -1,4 +1,4 @@
-#include "common/host_matrix.hpp"
+#include "common/matrix.hpp"
 
 #include <climits>
 #include <string>
@@ -21,12 +21,6 @@ void check_matrix_shape(int height, int width, int stride) {
                      " matrix is too large: this tutorial keeps every matrix under 2^31 "
                      "elements (8 GiB) so that kernels can index with int");
   }
-}
-
-HostMatrix::HostMatrix(int height, int width, int stride)
-    : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
-  check_matrix_shape(height_, width_, stride_);
-  elements_.resize(static_cast<std::size_t>(stride_) * height_);
 }
 
 }  // namespace ladder

@@ -1,4 +1,5 @@
-// Grid sizes for kernels that cover a matrix with tiles, rounded up so edge tiles exist.
+// What a launcher checks and computes before a <<<grid, block>>>: the shapes of c = a * b,
+// and grid sizes that cover a matrix with tiles, rounded up so edge tiles exist.
 #pragma once
 
 #include <cuda_runtime.h>

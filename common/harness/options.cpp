@@ -1,4 +1,4 @@
-#include "common/cli.hpp"
+#include "common/harness/options.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -6,10 +6,17 @@
 #include <sstream>
 
 #include "common/errors.hpp"
-#include "common/host_matrix.hpp"
+#include "common/matrix.hpp"
 
 namespace ladder {
 namespace {
+
+// One line of the option list: the name (and <value>) padded to a column, then the help.
+std::string option_line(const std::string& left, const std::string& help) {
+  std::string line = "  " + left;
+  if (line.size() < 24) line.resize(24, ' ');
+  return line + " " + help;
+}
 
 long long parse_integer(const std::string& name, const std::string& text) {
   const char* begin = text.c_str();
@@ -122,13 +129,11 @@ std::string Cli::usage() const {
   std::ostringstream out;
   out << program_ << ": " << summary_ << "\n\nUsage: " << program_ << " [options]\n\nOptions:\n";
   for (const auto& option : options_) {
-    std::string left = "  " + option.name + (option.takes_value ? " <value>" : "");
-    if (left.size() < 24) left.resize(24, ' ');
-    out << left << " " << option.help;
+    out << option_line(option.name + (option.takes_value ? " <value>" : ""), option.help);
     if (!option.default_text.empty()) out << " [default: " << option.default_text << "]";
     out << "\n";
   }
-  out << "  --help                  print this help\n\n"
+  out << option_line("--help", "print this help") << "\n\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
          "77 no usable CUDA device.\n";
   return out.str();
@@ -144,6 +149,12 @@ void add_run_options(Cli& cli, RunOptions& options) {
 RunOptions gpu_run_defaults() {
   RunOptions options;
   options.repeats = Repeats{3, 20};
+  return options;
+}
+
+RunOptions cpu_run_defaults() {
+  RunOptions options;
+  options.repeats = Repeats{1, 5};
   return options;
 }
 
@@ -171,6 +182,25 @@ void add_transpose_shape(Cli& cli, TransposeShape& shape) {
   cli.add_int("--rows", &shape.rows, "rows of the input");
   cli.add_int("--cols", &shape.cols, "columns of the input");
   cli.add_check([&shape] { check_matrix_shape(shape.rows, shape.cols, shape.cols); });
+}
+
+std::vector<int> TransposeLayout::block_rows() const {
+  std::vector<int> rows;
+  if (layout != "four") rows.push_back(tile_size());
+  if (layout != "one") rows.push_back(tile_size() / 4);
+  return rows;
+}
+
+void add_transpose_layout(Cli& cli, TransposeLayout& layout) {
+  cli.add_choice("--tile", &layout.tile, {"32", "16"}, "tile edge in elements");
+  cli.add_choice("--layout", &layout.layout, {"both", "one", "four"},
+                 "threads per tile: tile x tile (one element each), tile x tile/4 (four "
+                 "each), or both");
+}
+
+std::string layout_name(int tile, int block_rows) {
+  return "tile " + std::to_string(tile) + ", " + std::to_string(tile) + "x" +
+         std::to_string(block_rows) + " threads";
 }
 
 }  // namespace ladder

@@ -1,11 +1,11 @@
-#include "common/gemm_check.hpp"
+#include "common/harness/verify.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <memory>
 
 #include "common/cuda_check.hpp"
-#include "common/launch.hpp"
+#include "common/grid.hpp"
 
 namespace ladder {
 namespace {

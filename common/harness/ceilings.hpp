@@ -1,4 +1,5 @@
-// The FP32 ceiling for the matrix-product stages: cuBLAS SGEMM in pure FP32.
+// What the GPU stages are measured against: cuBLAS SGEMM in pure FP32 for the matrix
+// products, a copy kernel with the transposes' launch shape for the transposes.
 #pragma once
 
 #include "common/matrix.hpp"
@@ -21,5 +22,10 @@ class CublasGemm {
  private:
   cublasContext* handle_ = nullptr;
 };
+
+// out = in (same shape), in tile x tile blocks of tile x block_rows threads: each thread
+// moves tile / block_rows elements, as the transposes do. The layouts of
+// transpose_layouts (common/tile_dispatch.hpp); std::invalid_argument for any other.
+void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows);
 
 }  // namespace ladder

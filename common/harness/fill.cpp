@@ -1,4 +1,4 @@
-#include "common/random.hpp"
+#include "common/harness/fill.hpp"
 
 #include <limits>
 

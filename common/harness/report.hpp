@@ -4,9 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.hpp"
-#include "common/timing.hpp"
-#include "common/verify.hpp"
+#include "common/harness/timing.hpp"
+#include "common/harness/verify.hpp"
 
 namespace ladder {
 
@@ -40,21 +39,19 @@ class Report {
   // verified, 1 otherwise.
   int print(bool csv) const;
 
+  // What print writes: the table for a reader, or one CSV row per measurement.
+  std::string table_text() const;
+  std::string csv_text() const;
+
  private:
   const Measurement* ceiling(const std::string& unit) const;
   const Measurement* baseline_for(std::size_t row) const;
-  void print_table() const;
-  void print_csv() const;
 
   std::string stage_;
   std::string problem_;
   std::string device_;
   std::vector<Measurement> rows_;
 };
-
-// Runs a stage program's body and turns what it throws into the contract's exit codes and
-// a one-line message on stderr: UsageError 2, NoDeviceError 77, anything else 1.
-int run_program(const char* program, int (*body)(int, char**), int argc, char** argv);
 
 // For CPU stages: the processor's model name and the flags the stages were compiled with.
 std::string cpu_description();

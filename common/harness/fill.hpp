@@ -1,4 +1,4 @@
-// Inputs and poisoned outputs.
+// Filling matrices: random inputs (fill_random) and NaN-poisoned outputs (poison).
 #pragma once
 
 #include <cstdint>

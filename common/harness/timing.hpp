@@ -30,6 +30,7 @@ struct Timing {
   double median_ms = 0;
   double min_ms = 0;
   int runs = 0;
+  int warmups = 0;  // untimed runs before them
 };
 
 // The median (and minimum) of `timed` values, each one the milliseconds one run took.
@@ -39,7 +40,7 @@ inline Timing summarize(std::vector<double> samples_ms) {
   const std::size_t n = samples_ms.size();
   const double median =
       n % 2 ? samples_ms[n / 2] : 0.5 * (samples_ms[n / 2 - 1] + samples_ms[n / 2]);
-  return Timing{median, samples_ms.front(), static_cast<int>(n)};
+  return Timing{median, samples_ms.front(), static_cast<int>(n), 0};
 }
 
 // Runs `timed_run` repeats.warmup times untimed, then repeats.timed times; timed_run does
@@ -50,7 +51,9 @@ Timing measure(const Repeats& repeats, TimedRun&& timed_run) {
   std::vector<double> samples;
   samples.reserve(repeats.timed);
   for (int i = 0; i < repeats.timed; ++i) samples.push_back(timed_run());
-  return summarize(std::move(samples));
+  Timing timing = summarize(std::move(samples));
+  timing.warmups = repeats.warmup;
+  return timing;
 }
 
 // Times a host function with the steady clock; `before_each` runs outside the timed region

@@ -1,10 +1,10 @@
-#include "common/report.hpp"
+#include "common/harness/report.hpp"
 
+#include <cstdarg>
 #include <cstdio>
 #include <fstream>
-#include <new>
 
-#include "common/errors.hpp"
+#include "common/harness/program.hpp"
 
 #ifndef LADDER_CXX_FLAGS
 #define LADDER_CXX_FLAGS "unknown flags"
@@ -29,6 +29,21 @@ std::string csv_field(const std::string& text) {
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+// printf, appending to a string.
+[[gnu::format(printf, 2, 3)]] void append(std::string& out, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list measure;
+  va_copy(measure, args);
+  const int size = std::vsnprintf(nullptr, 0, format, measure);
+  va_end(measure);
+  const std::size_t end = out.size();
+  out.resize(end + size + 1);
+  std::vsnprintf(&out[end], size + 1, format, args);
+  va_end(args);
+  out.resize(end + size);
 }
 
 }  // namespace
@@ -61,11 +76,7 @@ const Measurement* Report::baseline_for(std::size_t row) const {
 }
 
 int Report::print(bool csv) const {
-  if (csv) {
-    print_csv();
-  } else {
-    print_table();
-  }
+  std::fputs((csv ? csv_text() : table_text()).c_str(), stdout);
   int exit_code = kExitOk;
   for (const auto& row : rows_) {
     if (row.check.ok) continue;
@@ -76,17 +87,19 @@ int Report::print(bool csv) const {
   return exit_code;
 }
 
-void Report::print_table() const {
-  std::printf("%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
-  std::printf("%-48s %11s %11s %17s %8s %9s  %s\n", "variant", "median ms", "min ms", "rate",
-              "vs base", "% ceiling", "check");
+std::string Report::table_text() const {
+  std::string out;
+  append(out, "%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
+  append(out, "%-48s %11s %11s %17s %8s %9s  %s\n", "variant", "median ms", "min ms", "rate",
+         "vs base", "% ceiling", "check");
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const Measurement& row = rows_[i];
     const Measurement* base = baseline_for(i);
     const Measurement* top = ceiling(row.unit);
     char vs_base[16] = "";
     char pct[16] = "";
-    if (base && row.role != Role::transfer) {
+    // A row compared with itself would always read 1.00x: say nothing instead.
+    if (base && base != &row && row.role != Role::transfer) {
       std::snprintf(vs_base, sizeof vs_base, "%.2fx", base->timing.median_ms / row.timing.median_ms);
     }
     if (top && row.role != Role::transfer) {
@@ -97,52 +110,40 @@ void Report::print_table() const {
     if (row.role == Role::ceiling) variant += " [ceiling]";
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.1f %s", row.rate(), row.unit.c_str());
-    std::printf("%-48s %11.4f %11.4f %17s %8s %9s  %s\n", variant.c_str(), row.timing.median_ms,
-                row.timing.min_ms, rate, vs_base, pct,
-                row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
+    append(out, "%-48s %11.4f %11.4f %17s %8s %9s  %s\n", variant.c_str(), row.timing.median_ms,
+           row.timing.min_ms, rate, vs_base, pct,
+           row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
   }
-  std::printf("\n");
+  out += "\n";
   for (const auto& row : rows_) {
     if (row.check.checked > 0) {
-      std::printf("  %-46s %s\n", row.variant.c_str(), row.check.summary().c_str());
+      append(out, "  %-46s %s\n", row.variant.c_str(), row.check.summary().c_str());
     }
   }
-  const int runs = rows_.empty() ? 0 : rows_.front().timing.runs;
-  std::printf("\nTimes are the median and minimum of %d timed runs after warm-up.\n", runs);
+  const Timing timing = rows_.empty() ? Timing{} : rows_.front().timing;
+  append(out, "\nTimes are the median and minimum of %d timed run%s%s.\n", timing.runs,
+         timing.runs == 1 ? "" : "s", timing.warmups > 0 ? " after warm-up" : "");
+  return out;
 }
 
-void Report::print_csv() const {
-  std::printf(
+std::string Report::csv_text() const {
+  std::string out =
       "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,"
-      "verified\n");
+      "verified\n";
   for (const auto& row : rows_) {
     const Measurement* top = ceiling(row.unit);
-    const double pct = top && row.role != Role::transfer ? 100.0 * row.rate() / top->rate() : 0.0;
-    std::printf("%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%.2f,%s\n", stage_.c_str(),
-                csv_field(row.variant).c_str(), role_name(row.role),
-                csv_field(problem_).c_str(), csv_field(device_).c_str(), row.timing.median_ms,
-                row.timing.min_ms, row.timing.runs, row.rate(), row.unit.c_str(), pct,
-                row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"));
+    // Empty, not 0.00, where the row has no ceiling to compare with.
+    char pct[32] = "";
+    if (top && row.role != Role::transfer) {
+      std::snprintf(pct, sizeof pct, "%.2f", 100.0 * row.rate() / top->rate());
+    }
+    append(out, "%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%s,%s\n", stage_.c_str(),
+           csv_field(row.variant).c_str(), role_name(row.role), csv_field(problem_).c_str(),
+           csv_field(device_).c_str(), row.timing.median_ms, row.timing.min_ms, row.timing.runs,
+           row.rate(), row.unit.c_str(), pct,
+           row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"));
   }
-}
-
-int run_program(const char* program, int (*body)(int, char**), int argc, char** argv) {
-  try {
-    return body(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program, e.what(),
-                 program);
-    return kExitUsage;
-  } catch (const NoDeviceError& e) {
-    std::fprintf(stderr, "%s: skipped: no usable CUDA device: %s\n", program, e.what());
-    return kExitSkipped;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: not enough host memory for this problem size\n", program);
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return kExitFailure;
-  }
+  return out;
 }
 
 std::string cpu_description() {

@@ -1,4 +1,4 @@
-#include "common/device.hpp"
+#include "common/device_probe.hpp"
 
 #include <cstdio>
 
@@ -20,12 +20,12 @@ int fp32_lanes_per_sm(int major, int minor) {
 
 }  // namespace
 
-[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
-                                   int line) {
-  char text[512];
-  std::snprintf(text, sizeof text, "%s:%d: %s failed: %s (%s)", file, line, call,
-                cudaGetErrorString(status), cudaGetErrorName(status));
-  throw CudaError(text);
+std::string device_count_failure(cudaError_t status) {
+  const char* runtime_says = cudaGetErrorString(status);
+  if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice) {
+    return std::string("no NVIDIA GPU or driver found (cudaGetDeviceCount: ") + runtime_says + ")";
+  }
+  return std::string("cudaGetDeviceCount failed: ") + runtime_says;
 }
 
 std::string no_device_reason() {
@@ -34,7 +34,7 @@ std::string no_device_reason() {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear it, so later calls start clean
-    return std::string("cudaGetDeviceCount failed: ") + cudaGetErrorString(status);
+    return device_count_failure(status);
   }
   if (count == 0) return "no CUDA device found";
   cudaFuncAttributes attributes;

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "common/cli.hpp"
 #include "common/device_matrix.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/report.hpp"
 #include "common/host_matrix.hpp"
-#include "common/report.hpp"
 
 namespace ladder {
 
@@ -40,19 +40,5 @@ class TransposeBench {
   DeviceMatrix out_;
   DeviceMatrix copy_;
 };
-
-// "tile 32, 32x8 threads" for tile 32, block_rows 8, and so on.
-std::string layout_name(int tile, int block_rows);
-
-// The launch shape options every transpose stage takes: --tile 32|16 and
-// --layout one|four|both (tile x tile threads moving one element each, tile x tile/4
-// threads moving four each, e.g. 32x8).
-struct TransposeLayout {
-  std::string tile = "32";
-  std::string layout = "both";
-  int tile_size() const { return std::stoi(tile); }
-  std::vector<int> block_rows() const;  // in the order the stages run them
-};
-void add_transpose_layout(Cli& cli, TransposeLayout& layout);
 
 }  // namespace ladder

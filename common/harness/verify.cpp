@@ -1,4 +1,4 @@
-#include "common/verify.hpp"
+#include "common/harness/verify.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -125,9 +125,10 @@ std::string CheckResult::summary() const {
                   ok ? "ok" : "FAILED");
   } else {
     std::snprintf(text, sizeof text,
-                  "%s: %lld elements, worst at (%d, %d): got %.9g, want %.9g, error %.3g, "
+                  "%s: %lld element%s, worst at (%d, %d): got %.9g, want %.9g, error %.3g, "
                   "bound %.3g",
-                  ok ? "ok" : "FAILED", checked, row, col, got, want, error, bound);
+                  ok ? "ok" : "FAILED", checked, checked == 1 ? "" : "s", row, col, got, want,
+                  error, bound);
   }
   return text;
 }

@@ -1,8 +1,7 @@
-#include "common/gemm_bench.hpp"
+#include "common/harness/gemm_bench.hpp"
 
-#include "common/gemm_check.hpp"
-#include "common/gpu_timing.hpp"
-#include "common/random.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/gpu_timing.hpp"
 
 namespace ladder {
 

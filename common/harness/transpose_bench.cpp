@@ -1,8 +1,8 @@
-#include "common/transpose_bench.hpp"
+#include "common/harness/transpose_bench.hpp"
 
-#include "common/copy_kernel.hpp"
-#include "common/gpu_timing.hpp"
-#include "common/random.hpp"
+#include "common/harness/ceilings.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/gpu_timing.hpp"
 
 namespace ladder {
 
@@ -60,25 +60,6 @@ void TransposeBench::run_memcpy(Report& report) {
   copy_.download(copy_host_.view());
   row.check = check_copy(in_host_.view(), copy_host_.view());
   report.add(row);
-}
-
-std::string layout_name(int tile, int block_rows) {
-  return "tile " + std::to_string(tile) + ", " + std::to_string(tile) + "x" +
-         std::to_string(block_rows) + " threads";
-}
-
-std::vector<int> TransposeLayout::block_rows() const {
-  std::vector<int> rows;
-  if (layout != "four") rows.push_back(tile_size());
-  if (layout != "one") rows.push_back(tile_size() / 4);
-  return rows;
-}
-
-void add_transpose_layout(Cli& cli, TransposeLayout& layout) {
-  cli.add_choice("--tile", &layout.tile, {"32", "16"}, "tile edge in elements");
-  cli.add_choice("--layout", &layout.layout, {"both", "one", "four"},
-                 "threads per tile: tile x tile (one element each), tile x tile/4 (four "
-                 "each), or both");
 }
 
 }  // namespace ladder

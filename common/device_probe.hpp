@@ -1,6 +1,8 @@
 // Finding a GPU that can run this build's kernels, or saying in one line why there is none.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <string>
 
@@ -23,5 +25,10 @@ std::string no_device_reason();
 
 // Device 0, checked as above; throws NoDeviceError with the reason.
 DeviceInfo require_device();
+
+// The reason no_device_reason gives when cudaGetDeviceCount fails with `status`. Without a
+// GPU or without a driver the runtime says "CUDA driver version is insufficient...", which
+// reads like "upgrade your driver", so those two cases say what is missing first.
+std::string device_count_failure(cudaError_t status);
 
 }  // namespace ladder

@@ -1,14 +1,8 @@
-#include "common/cpu_gemm_bench.hpp"
+#include "common/harness/gemm_bench.hpp"
 
-#include "common/random.hpp"
+#include "common/harness/fill.hpp"
 
 namespace ladder {
-
-RunOptions cpu_run_defaults() {
-  RunOptions options;
-  options.repeats = Repeats{1, 5};
-  return options;
-}
 
 CpuGemmBench::CpuGemmBench(const GemmShape& shape, const RunOptions& options)
     : shape_(shape),

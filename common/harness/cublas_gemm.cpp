@@ -1,4 +1,4 @@
-#include "common/cublas_gemm.hpp"
+#include "common/harness/ceilings.hpp"
 
 #include <cublas_v2.h>
 

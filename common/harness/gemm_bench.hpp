@@ -1,0 +1,68 @@
+// What the matrix-product stages do around their kernels: random inputs, timing, a full
+// check of every result against a double-precision reference. CpuGemmBench for the CPU
+// stages (01, 02), GemmBench for the GPU stages (03-05), which also run the cuBLAS ceiling
+// and time the transfers.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "common/device_matrix.hpp"
+#include "common/harness/ceilings.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/report.hpp"
+#include "common/harness/verify.hpp"
+#include "common/host_matrix.hpp"
+
+namespace ladder {
+
+class CpuGemmBench {
+ public:
+  using Gemm = std::function<void(Matrix a, Matrix b, Matrix c)>;
+
+  // Random A and B from options.seed (B from seed + 1), as the GPU stages make them.
+  CpuGemmBench(const GemmShape& shape, const RunOptions& options);
+
+  // Times `gemm` (poisoning C before each run), checks C, adds a row.
+  void run(Report& report, const std::string& variant, Role role, const Gemm& gemm);
+
+ private:
+  GemmShape shape_;
+  RunOptions options_;
+  HostMatrix a_;
+  HostMatrix b_;
+  HostMatrix c_;
+  std::optional<GemmReference> reference_;  // computed once, on first use
+};
+
+// Part of ladder_common_gpu: only GPU programs can use it.
+class GemmBench {
+ public:
+  using Launch = std::function<void(Matrix a, Matrix b, Matrix c)>;
+
+  // Random A and B from options.seed (B from seed + 1), copied to the GPU.
+  GemmBench(const GemmShape& shape, const RunOptions& options);
+
+  // Times `launch` (poisoning C before each run), checks C, adds a row.
+  void run(Report& report, const std::string& variant, Role role, const Launch& launch);
+  // cuBLAS SGEMM in FP32, timed and checked like a stage.
+  void run_cublas(Report& report);
+  // Host -> device copies of A and B plus device -> host of C, pageable host memory.
+  void run_transfers(Report& report);
+
+ private:
+  double flops() const;
+
+  GemmShape shape_;
+  RunOptions options_;
+  HostMatrix a_host_;
+  HostMatrix b_host_;
+  HostMatrix c_host_;
+  DeviceMatrix a_;
+  DeviceMatrix b_;
+  DeviceMatrix c_;
+  CublasGemm cublas_;
+};
+
+}  // namespace ladder
