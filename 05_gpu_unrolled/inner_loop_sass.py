@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """The K loop of every stage-05 variant as the GPU runs it, read from cuobjdump -sass.
 
-    python3 05_gpu_unrolled/inner_loop_sass.py build/bin/05_gpu_unrolled --tile 16 [--arch sm_90]
+    python3 05_gpu_unrolled/inner_loop_sass.py build-native/bin/05_gpu_unrolled --tile 16 [--arch sm_90]
 
 For each unroll variant, and for stage 04's square kernel of the same tile (the program
 links it as its baseline), prints the kernel's instruction counts (in the code, not as
 executed), whether its SASS is identical to stage 04's, and, unless it is, the body of its
 K loop: from the target of the outermost backward branch down to that branch. Needs
-cuobjdump (which calls nvdisasm) on the PATH.
+cuobjdump (which calls nvdisasm) on the PATH; its output on an H100 is committed as
+results/sass_05_inner_loops.txt.
 """
 import argparse
 import collections
 import re
+import shutil
 import subprocess
+import sys
 
 # Mangled names spell the tile as Li16E and an Unroll by its value (0 none, 1 manual4,
 # 2 full, 3 compiler).
@@ -56,6 +59,10 @@ def main():
     parser.add_argument("--arch", default="sm_90",
                         help="which of the binary's architectures to read (default sm_90)")
     args = parser.parse_args()
+    if not shutil.which("cuobjdump"):
+        sys.stderr.write("inner_loop_sass.py: cuobjdump (CUDA toolkit) is not on the PATH; this "
+                         "script's output from an H100 is in results/sass_05_inner_loops.txt\n")
+        return 2
     # A binary built for several architectures holds each function once per architecture.
     sass = subprocess.run(["cuobjdump", "-sass", "-arch", args.arch, args.binary], check=True,
                           capture_output=True, text=True).stdout
@@ -80,7 +87,8 @@ def main():
         if show:
             for text in k_loop(code[names[0]]):
                 print("    " + text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

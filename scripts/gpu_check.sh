@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The GPU check: configure for the card, build, run every test (sanitizers included), the
-# stages' benchmarks, the ladder, the sweep, the profiles and the SASS, with every log and
-# CSV written to OUT_DIR.
+# The GPU check: configure the `native` preset (build-native/, for this machine's GPU),
+# build, run every test and the sanitize preset, each stage's benchmarks, the ladder, the
+# sweep, the profiles and the SASS, with every log and CSV written to OUT_DIR.
 #   scripts/gpu_check.sh OUT_DIR [step ...]
 # Steps (default: all, in this order): build test sanitize bench ladder sweep profile sass plot
-# Environment: CUDA_ARCH (default native), CMAKE_PREFIX_PATH (where Catch2 is, if not in /usr).
+# Which programs run with which arguments comes from the stage declarations (build-native/
+# stages.json). Environment: CMAKE_PREFIX_PATH, where Catch2 is if not under /usr.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR [step ...]}
@@ -12,8 +13,7 @@ shift
 steps=${*:-build test sanitize bench ladder sweep profile sass plot}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-build=build-gpu
-bin=$build/bin
+build=build-native
 status=0
 
 step() { echo; echo "=== $1 ($(date -u +%H:%M:%S))"; }
@@ -32,64 +32,54 @@ if wants build; then
     cmake --version | head -1
   } >"$out/environment.txt" 2>&1
   cat "$out/environment.txt"
-  generator=()
-  command -v ninja >/dev/null && generator=(-G Ninja)
-  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-native}" >"$out/configure.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log" "$out/configure.log"; fail build; exit 1; }
+  cmake --preset native >"$out/configure.log" 2>&1 &&
+    cmake --build --preset native -j "$(nproc)" >"$out/build.log" 2>&1 ||
+    { tail -40 "$out/build.log" "$out/configure.log"; fail build; exit 1; }
   grep -i "warning" "$out/build.log" | head -20
 fi
 
 if wants test; then
   step "tests (sanitizers apart)"
-  ctest --test-dir "$build" -LE sanitizer -j 8 --output-on-failure >"$out/ctest.log" 2>&1 || fail ctest
+  ctest --preset native -j 8 >"$out/ctest.log" 2>&1 || fail ctest
   tail -5 "$out/ctest.log"
   grep -E "Skipped|Not Run|Failed" "$out/ctest.log" | head -20
 fi
 
 if wants sanitize; then
   step "compute-sanitizer: memcheck racecheck synccheck initcheck"
-  ctest --test-dir "$build" -L sanitizer -j 4 -V --no-tests=error >"$out/sanitizer.log" 2>&1 ||
-    fail sanitizers
+  ctest --preset sanitize -V >"$out/sanitizer.log" 2>&1 || fail sanitizers
   grep -E "Test +#[0-9]+: sanitizer|ERROR SUMMARY|RACECHECK SUMMARY|tests passed" "$out/sanitizer.log"
 fi
 
 if wants bench; then
   step "benchmarks at the headline sizes"
-  big=(--m 4096 --n 4096 --k 4096)
   step_failed=0
-  {
-    run "$bin/03_gpu_naive" "${big[@]}" --block 16
-    run "$bin/03_gpu_naive" "${big[@]}" --block 32
-    for tile in 8 16 32; do run "$bin/04_gpu_shared_tiled" "${big[@]}" --tile "$tile"; done
-    for tile in 16 32; do run "$bin/05_gpu_unrolled" "${big[@]}" --tile "$tile"; done
-    for stage in 06_transpose_naive 07_transpose_shared 08_transpose_padded; do
-      for tile in 32 16; do run "$bin/$stage" --rows 8192 --cols 8192 --tile "$tile"; done
-    done
-    run "$bin/08_transpose_padded" --rows 8192 --cols 8192 --layout four --overlap --bands 8
-  } >"$out/bench.txt" 2>&1
+  runs=$(python3 scripts/stages.py "$build" bench) || { fail bench; runs=""; }
+  while read -r -a command; do
+    [ "${#command[@]}" -gt 0 ] && run "${command[@]}"
+  done <<<"$runs" >"$out/bench.txt" 2>&1
   [ "$step_failed" -eq 0 ] || fail bench
   cat "$out/bench.txt"
 fi
 
 if wants ladder; then
   step "the ladder (run-all) on the article's problem"
-  python3 scripts/ladder.py --bin "$bin" --csv "$out/ladder.csv" >"$out/ladder.md" || fail ladder
+  python3 scripts/ladder.py --build "$build" --csv "$out/ladder.csv" >"$out/ladder.md" || fail ladder
   cat "$out/ladder.md"
   step "the ladder at 4096^3 (CPU stages on the article's problem)"
-  python3 scripts/ladder.py --bin "$bin" --m 4096 --n 4096 --k 4096 \
+  python3 scripts/ladder.py --build "$build" --m 4096 --n 4096 --k 4096 \
     --csv "$out/ladder_4096.csv" >"$out/ladder_4096.md" || fail ladder_4096
   cat "$out/ladder_4096.md"
 fi
 
 if wants sweep; then
   step "size sweep"
-  python3 scripts/ladder.py --bin "$bin" --sweep "$out" || fail sweep
+  python3 scripts/ladder.py --build "$build" --sweep "$out" || fail sweep
 fi
 
 if wants profile; then
   step "Nsight Compute"
-  python3 scripts/profile.py --bin "$bin" --out "$out/profile.md" 2>"$out/profile.log" || {
+  python3 scripts/profile.py --build "$build" --out "$out/profile.md" 2>"$out/profile.log" || {
     tail -20 "$out/profile.log"; fail profile; }
   cat "$out/profile.md" 2>/dev/null
 fi
@@ -97,19 +87,20 @@ fi
 if wants sass; then
   step "SASS and resource usage"
   step_failed=0
-  for stage in 03_gpu_naive 04_gpu_shared_tiled 05_gpu_unrolled 07_transpose_shared 08_transpose_padded; do
-    run cuobjdump -sass "$bin/$stage" >"$out/sass_$stage.txt" 2>&1
-    run cuobjdump -res-usage "$bin/$stage" >>"$out/resource_usage.txt" 2>&1
+  : >"$out/resource_usage.txt"
+  for program in $(python3 scripts/stages.py "$build" gpu); do
+    run cuobjdump -sass "$program" >"$out/sass_$(basename "$program").txt" 2>&1
+    run cuobjdump -res-usage "$program" >>"$out/resource_usage.txt" 2>&1
   done
   for tile in 16 32; do
-    run python3 05_gpu_unrolled/inner_loop_sass.py "$bin/05_gpu_unrolled" --tile "$tile"
+    run python3 05_gpu_unrolled/inner_loop_sass.py "$build/bin/05_gpu_unrolled" --tile "$tile"
   done >"$out/sass_05_inner_loops.txt" 2>&1
   [ "$step_failed" -eq 0 ] || fail sass
   cat "$out/sass_05_inner_loops.txt"
   if command -v compute-sanitizer >/dev/null; then
     for dropped in load compute; do
       echo "--- racecheck on 04 with the barrier after the $dropped step removed"
-      compute-sanitizer --tool racecheck "$bin/04_gpu_shared_tiled" --m 64 --n 64 --k 64 \
+      compute-sanitizer --tool racecheck "$build/bin/04_gpu_shared_tiled" --m 64 --n 64 --k 64 \
         --tile 16 --policy square --drop-sync "$dropped" --reps 1 --warmup 0 2>&1 | tail -8
     done >"$out/racecheck_demo.txt"
     cat "$out/racecheck_demo.txt"

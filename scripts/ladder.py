@@ -8,7 +8,8 @@ and turns their rows into two tables (matrix product, transpose). Standard libra
   python3 scripts/ladder.py --csv out.csv   the same, and every row in one CSV file
   python3 scripts/ladder.py --sweep DIR     GEMM 256..4096 and transposes 1024..16384 into
                                             DIR/sweep_gemm.csv and DIR/sweep_transpose.csv
-Run scripts/run_all.sh to configure and build first.
+The stages, their order and their arguments come from BUILD/stages.json (--build, default
+build/), which configuring writes. Run scripts/run_all.sh to configure and build first.
 """
 import argparse
 import csv
@@ -18,34 +19,19 @@ import subprocess
 import sys
 import time
 
+import stages as manifest
+
 GEMM = "gemm"
 TRANSPOSE = "transpose"
-# (program, kind, extra arguments): stage 02 skips its own rerun of stage 01 here.
-STAGES = [
-    ("01_cpu_naive", GEMM, []),
-    ("02_cpu_reordered", GEMM, ["--no-baseline"]),
-    ("03_gpu_naive", GEMM, []),
-    ("04_gpu_shared_tiled", GEMM, []),
-    ("05_gpu_unrolled", GEMM, []),
-    ("06_transpose_naive", TRANSPOSE, []),
-    ("07_transpose_shared", TRANSPOSE, []),
-    ("08_transpose_padded", TRANSPOSE, []),
-]
 ARTICLE_PROBLEM = (1920, 1280, 1024)  # m, n, k: A 1920x1024 * B 1024x1280
 SKIPPED = 77
 
 
-def is_cpu(program):
-    return "_cpu_" in program
-
-
-def run_stage(bin_dir, program, args, log):
+def run_stage(stage, args, log):
     """Runs one program with --csv; returns (rows, skip_reason). Raises on failure."""
-    path = os.path.join(bin_dir, program)
+    program, path = stage.name, stage.program
     if not os.path.exists(path):
-        if is_cpu(program):  # always built: the folder is wrong, or nothing was built yet
-            raise FileNotFoundError(f"no program {path}: run scripts/run_all.sh, or pass --bin")
-        return [], "not built (no CUDA compiler at configure time)"
+        raise FileNotFoundError(f"no program {path}: build first (scripts/run_all.sh)")
     started = time.monotonic()
     log(f"  {program} {' '.join(args)} ... ")
     done = subprocess.run([path, "--csv", *args], capture_output=True, text=True)
@@ -75,6 +61,12 @@ def table(header, body):
     return "\n".join([line(header), rule] + [line(r) for r in body])
 
 
+def percent(row):
+    """The row's % of its ceiling, or "" where the program measured no ceiling."""
+    value = row.get("pct_of_ceiling", "")
+    return f"{float(value):.1f}%" if value not in ("", None) and float(value) > 0 else ""
+
+
 def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
     (the program's baseline row) where there is one, else against the previous stage's best."""
@@ -90,7 +82,7 @@ def gemm_table(results):
             if row["role"] != "stage":
                 continue
             speedup = f"{float(row['rate']) / float(reference['rate']):.2f}x" if reference else ""
-            pct = f"{float(row['pct_of_ceiling']):.1f}%" if float(row["pct_of_ceiling"]) > 0 else ""
+            pct = percent(row)
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
                          f"{float(row['rate']):.1f}", speedup, pct])
         previous = best(rows) or previous
@@ -111,7 +103,7 @@ def transpose_table(results):
             if row["role"] != "stage":
                 continue
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                         f"{float(row['rate']):.1f}", f"{float(row['pct_of_ceiling']):.1f}%"])
+                         f"{float(row['rate']):.1f}", percent(row)])
     if memcpy:
         body.append(["(ceiling)", memcpy["variant"], memcpy["problem"],
                      f"{float(memcpy['median_ms']):.3f}", f"{float(memcpy['rate']):.1f}", "100%"])
@@ -130,22 +122,24 @@ def run_ladder(options, log):
     results = {GEMM: [], TRANSPOSE: []}
     skipped = {}
     failed = []
-    for number, (program, kind, extra) in enumerate(STAGES, 1):
-        log(f"[{number}/{len(STAGES)}]")
+    stages = manifest.load(options.build)
+    for number, stage in enumerate(stages, 1):
+        log(f"[{number}/{len(stages)}]")
+        program, kind = stage.name, stage.problem_kind
         if kind == GEMM:
-            args = gemm_args(*(cpu_problem if is_cpu(program) else (m, n, k)))
-            args += ["--reps", str(options.cpu_reps)] if is_cpu(program) else []
+            args = gemm_args(*(cpu_problem if not stage.gpu else (m, n, k)))
+            args += ["--reps", str(options.cpu_reps)] if not stage.gpu else []
         else:
             args = ["--rows", str(options.rows), "--cols", str(options.cols)]
         try:
-            rows, reason = run_stage(options.bin, program, args + extra, log)
+            rows, reason = run_stage(stage, args + stage.ladder, log)
         except FileNotFoundError:
             raise
         except RuntimeError as error:
             failed.append(str(error))
             continue
         if reason:
-            skipped.setdefault(reason, []).append(program)
+            skipped.setdefault(reason, []).append((program, kind))
         elif rows:
             results[kind].append((program, rows))
     return results, skipped, failed, cpu_problem != (m, n, k)
@@ -165,14 +159,15 @@ def sweep(options, log):
     gemm_sizes = [(s, s, s) for s in (256, 512, 1024, 2048, 4096)] + [ARTICLE_PROBLEM]
     transpose_sizes = [1024, 2048, 4096, 8192, 16384]
     gemm_rows, transpose_rows = [], []
-    for program, kind, extra in STAGES:
-        if is_cpu(program):
+    for stage in manifest.load(options.build):
+        if not stage.gpu:
             continue
+        kind = stage.problem_kind
         sizes = gemm_sizes if kind == GEMM else [(s, s) for s in transpose_sizes]
         for size in sizes:
             args = gemm_args(*size) if kind == GEMM else ["--rows", str(size[0]), "--cols", str(size[1])]
             try:
-                rows, reason = run_stage(options.bin, program, args + extra, log)
+                rows, reason = run_stage(stage, args + stage.ladder, log)
             except RuntimeError as error:
                 log(f"sweep stopped: {error}\n")
                 return 1
@@ -189,7 +184,8 @@ def sweep(options, log):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default="build/bin", help="folder of the stage programs")
+    parser.add_argument("--build", default="build",
+                        help="build folder of a preset: build (default) or build-native")
     parser.add_argument("--m", type=int, default=ARTICLE_PROBLEM[0])
     parser.add_argument("--n", type=int, default=ARTICLE_PROBLEM[1])
     parser.add_argument("--k", type=int, default=ARTICLE_PROBLEM[2])
@@ -212,14 +208,18 @@ def main():
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
     for kind, title, make_table in sections:
         if not results[kind]:
+            reasons = sorted({reason for reason, entries in skipped.items()
+                              for _, entry_kind in entries if entry_kind == kind})
+            why = "; ".join(reasons) if reasons else "no stage of this kind ran"
+            print(f"\n{title}: no table, its stages were skipped ({why})")
             continue
         print(f"\n{title}\n")
         print(make_table(results[kind]))
         if kind == GEMM and cpu_smaller:
             print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
                   f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' compares rates.")
-    for reason, programs in skipped.items():
-        print(f"\nskipped: {reason} ({', '.join(programs)})")
+    for reason, entries in skipped.items():
+        print(f"\nskipped: {reason} ({', '.join(program for program, _ in entries)})")
     if failed:
         print("\nFAILED: " + "; ".join(failed))
     if options.csv:

@@ -4,7 +4,10 @@
 Runs each GPU stage program once under `ncu --clock-control none` (the card's own clocks,
 as in the benchmarks) with a small set of metrics, and prints one row per kernel:
 
-  python3 scripts/profile.py --bin build-native/bin [--out results/profile.md]
+  python3 scripts/profile.py [--build build-native] [--out results/profile.md]
+
+Which programs run, and with which arguments, comes from the PROFILE entries of the stage
+declarations (CMakeLists.txt), read from BUILD/stages.json.
 
 Columns: kernel time; DRAM throughput (% of peak); global load and store sectors per
 request (4 is a fully coalesced warp of floats, 32 the worst); shared-memory bank
@@ -13,12 +16,12 @@ conflicts on loads and stores; achieved occupancy; FFMA instructions (thread lev
 import argparse
 import csv
 import io
-import os
 import re
 import shutil
 import subprocess
 import sys
 
+import stages as manifest
 from ladder import table
 
 METRICS = [
@@ -33,19 +36,11 @@ METRICS = [
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
 ]
-GEMM_PROBLEM = ["--m", "2048", "--n", "2048", "--k", "2048"]
-TRANSPOSE_PROBLEM = ["--rows", "8192", "--cols", "8192"]
-PROGRAMS = [
-    ("03_gpu_naive", GEMM_PROBLEM + ["--block", "16"]),
-    ("03_gpu_naive", GEMM_PROBLEM + ["--block", "32"]),
-    ("04_gpu_shared_tiled", GEMM_PROBLEM + ["--tile", "all"]),
-    ("05_gpu_unrolled", GEMM_PROBLEM),
-    ("06_transpose_naive", TRANSPOSE_PROBLEM),
-    ("07_transpose_shared", TRANSPOSE_PROBLEM),
-    ("07_transpose_shared", TRANSPOSE_PROBLEM + ["--tile", "16"]),
-    ("08_transpose_padded", TRANSPOSE_PROBLEM),
-    ("08_transpose_padded", TRANSPOSE_PROBLEM + ["--tile", "16"]),
-]
+# Smaller than the benchmarks' headline GEMM: ncu replays each kernel once per metric pass.
+PROBLEM = {
+    "gemm": ["--m", "2048", "--n", "2048", "--k", "2048"],
+    "transpose": ["--rows", "8192", "--cols", "8192"],
+}
 # Kernels that belong to the harness, not to the lesson.
 HARNESS = ("check_gemm_kernel",)
 
@@ -96,19 +91,24 @@ def short_name(kernel):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default="build-native/bin")
+    parser.add_argument("--build", default="build-native",
+                        help="build folder of a preset (default build-native, for this GPU)")
     parser.add_argument("--out", help="also write the table (Markdown) to this file")
     options = parser.parse_args()
     ncu = shutil.which("ncu")
     if not ncu:
-        sys.exit("ncu (Nsight Compute) is not on the PATH")
+        sys.stderr.write("profile.py: ncu (Nsight Compute) is not on the PATH; the table it makes "
+                         "is committed as results/profile.md\n")
+        return 2
+    programs = [(stage.name, stage.program, PROBLEM[stage.problem_kind] + args)
+                for stage in manifest.load(options.build) if stage.gpu for args in stage.profile]
 
     header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
               "smem ld conflicts", "smem st conflicts", "occupancy %", "FFMA"]
     body = []
-    for program, args in PROGRAMS:
-        sys.stderr.write(f"profiling {program} ...\n")
-        for row in profile(ncu, os.path.join(options.bin, program), args):
+    for program, path, args in programs:
+        sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
+        for row in profile(ncu, path, args):
             kernel = short_name(row["Kernel Name"])
             if any(harness in kernel for harness in HARNESS):
                 continue
@@ -129,7 +129,8 @@ def main():
     if options.out:
         with open(options.out, "w") as out:
             out.write(text + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

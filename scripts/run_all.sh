@@ -2,6 +2,8 @@
 # The main job: configure, build every stage, run them in order, print the ladder tables.
 # Stages that need a GPU say why they were skipped when there is none.
 #   scripts/run_all.sh [options of scripts/ladder.py, e.g. --m 4096 --n 4096 --k 4096]
+# Progress and the build's messages go to stderr (the build's full log to BUILD/run_all.log);
+# the tables go to stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=default build_dir=build
@@ -9,11 +11,15 @@ preset=default build_dir=build
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   preset=native build_dir=build-native
 fi
-echo "== configure and build (preset '$preset') ==" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-cmake --preset "$preset" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+echo "== configure and build (preset '$preset', folder $build_dir/) ==" >&2
+if ! { cmake --preset "$preset" && cmake --build --preset "$preset" --target stages; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "run_all.sh: the build failed (output above)" >&2
+  exit 1
+fi
 grep -A3 "CMake Warning" "$log" >&2 || true
-cmake --build --preset "$preset" --target stages
+cp "$log" "$build_dir/run_all.log"
 echo "== run every stage in order ==" >&2
-python3 scripts/ladder.py --bin "$build_dir/bin" "$@"
+python3 scripts/ladder.py --build "$build_dir" "$@"

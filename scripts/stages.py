@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""The stage manifest: what each ladder_stage() line of CMakeLists.txt recorded.
+
+Configuring writes BUILD/stages.json; every script takes its list of stages from there, so
+adding a stage needs no script edit. As a command, for shell scripts:
+
+  python3 scripts/stages.py BUILD bench      one line per benchmark run: program, then args
+  python3 scripts/stages.py BUILD gpu        the GPU stage programs, one per line
+"""
+import json
+import os
+import shlex
+import sys
+
+# The headline problems of the benchmarks (README, results/): beyond the L2 cache.
+HEADLINE = {
+    "gemm": ["--m", "4096", "--n", "4096", "--k", "4096"],
+    "transpose": ["--rows", "8192", "--cols", "8192"],
+}
+CONFIGURE_HINT = "configure first: cmake --preset default (or native), then build"
+
+
+class Stage:
+    def __init__(self, entry):
+        self.name = entry["name"]
+        self.part = entry["part"]
+        self.kind = entry["kind"]        # cpu, gemm or transpose
+        self.gpu = entry["gpu"]
+        self.program = entry["program"]  # path of the built program
+        self.notes = entry["notes"]
+        self.ladder = list(entry["ladder"])                       # extra args, ladder run
+        self.bench = [shlex.split(a) for a in entry["bench"]]     # one arg list per run
+        self.profile = [shlex.split(a) for a in entry["profile"]]
+
+    @property
+    def problem_kind(self):
+        """Which options set the problem size: the CPU stages multiply matrices too."""
+        return "transpose" if self.kind == "transpose" else "gemm"
+
+
+def load(build_dir):
+    """The stages in ladder order; exits with a one-line reason when there is no manifest."""
+    path = os.path.join(build_dir, "stages.json")
+    if not os.path.exists(path):
+        sys.exit(f"no stage manifest {path}: {CONFIGURE_HINT}, or pass the build folder")
+    with open(path) as f:
+        return [Stage(entry) for entry in json.load(f)]
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in ("bench", "gpu"):
+        sys.exit(__doc__)
+    stages = load(sys.argv[1])
+    for stage in stages:
+        if not stage.gpu:
+            continue
+        if sys.argv[2] == "gpu":
+            print(stage.program)
+            continue
+        for args in stage.bench:
+            print(shlex.join([stage.program, *HEADLINE[stage.problem_kind], *args]))
+
+
+if __name__ == "__main__":
+    main()
