@@ -1,5 +1,6 @@
 // Stage 07: the transpose through a shared-memory tile, against stage 06's naive transpose,
-// a copy kernel of the same launch shape and cudaMemcpy in the same run.
+// two copy kernels of the same launch shape (one through a shared tile) and cudaMemcpy in the
+// same run.
 //   cmake --preset native && cmake --build --preset native --target 07_transpose_shared
 //   build-native/bin/07_transpose_shared --help
 #include <string>
@@ -31,7 +32,10 @@ int stage_main(int argc, char** argv) {
   ladder::TransposeBench bench(shape, options);
   ladder::Report report("07_transpose_shared", shape.describe(), device.describe());
   bench.run_memcpy(report);
-  for (const int rows : block_rows) bench.run_copy(report, tile, rows);
+  for (const int rows : block_rows) {
+    bench.run_copy(report, tile, rows);
+    bench.run_copy(report, tile, rows, ladder::TransposeBench::Copy::through_shared);
+  }
   for (const int rows : block_rows) {
     bench.run(report, "naive, " + ladder::layout_name(tile, rows), ladder::Role::baseline,
               [=](ladder::Matrix in, ladder::Matrix out) {

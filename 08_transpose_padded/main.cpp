@@ -1,5 +1,6 @@
 // Stage 08: the shared-memory transpose with a padded tile, against stage 07's unpadded one,
-// a copy kernel of the same launch shape and cudaMemcpy in the same run.
+// two copy kernels of the same launch shape (one through a shared tile) and cudaMemcpy in the
+// same run.
 //   cmake --preset native && cmake --build --preset native --target 08_transpose_padded
 //   build-native/bin/08_transpose_padded --help
 #include <string>
@@ -38,7 +39,10 @@ int stage_main(int argc, char** argv) {
   ladder::TransposeBench bench(shape, options);
   ladder::Report report("08_transpose_padded", shape.describe(), device.describe());
   bench.run_memcpy(report);
-  for (const int rows : block_rows) bench.run_copy(report, tile, rows);
+  for (const int rows : block_rows) {
+    bench.run_copy(report, tile, rows);
+    bench.run_copy(report, tile, rows, ladder::TransposeBench::Copy::through_shared);
+  }
   for (const int rows : block_rows) {
     bench.run(report, "shared, " + ladder::layout_name(tile, rows), ladder::Role::baseline,
               [=](ladder::Matrix in, ladder::Matrix out) {

@@ -114,6 +114,13 @@ TEST_CASE("the tiled copy ceiling is exact on every shape and layout", "[gpu][co
   check_every_shape(launch_tiled_copy, false, tile, tile / per_thread);
 }
 
+TEST_CASE("the copy through a shared-memory tile is exact on every shape and layout",
+          "[gpu][copy]") {
+  const int tile = GENERATE(16, 32);
+  const int per_thread = GENERATE(1, 4);
+  check_every_shape(launch_shared_copy, false, tile, tile / per_thread);
+}
+
 TEST_CASE("transpose launchers reject unsupported layouts and mismatched shapes",
           "[stage06][stage07][stage08]") {
   // Both checks throw before anything reaches the GPU, so null data is fine here.

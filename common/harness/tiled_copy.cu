@@ -28,11 +28,39 @@ __global__ void copy_tiles(Matrix in, Matrix out) {
   }
 }
 
+template <int TILE, int BLOCK_ROWS>
+__global__ void copy_through_shared(Matrix in, Matrix out) {
+  __shared__ float tile[TILE][TILE];
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  const int first_row = blockIdx.y * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+    if (first_row + j < in.height && col < in.width) {
+      tile[threadIdx.y + j][threadIdx.x] = in.get(first_row + j, col);
+    }
+  }
+  // The transposes need this barrier because threads read what others stored; here each
+  // thread reads back its own elements, but the barrier stays: it is part of the cost.
+  __syncthreads();
+  for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+    if (first_row + j < out.height && col < out.width) {
+      out.set(first_row + j, col, tile[threadIdx.y + j][threadIdx.x]);
+    }
+  }
+}
+
 }  // namespace
 
 void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return copy_tiles<TILE, BLOCK_ROWS>;
+  });
+  kernel<<<grid_covering(in.width, in.height, tile, tile), dim3(tile, block_rows)>>>(in, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_shared_copy(Matrix in, Matrix out, int tile, int block_rows) {
+  const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
+    return copy_through_shared<TILE, BLOCK_ROWS>;
   });
   kernel<<<grid_covering(in.width, in.height, tile, tile), dim3(tile, block_rows)>>>(in, out);
   CUDA_CHECK_LAUNCH();

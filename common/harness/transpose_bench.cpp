@@ -40,10 +40,16 @@ void TransposeBench::run(Report& report, const std::string& variant, Role role,
   report.add(row);
 }
 
-void TransposeBench::run_copy(Report& report, int tile, int block_rows) {
-  Measurement row = time("copy kernel, " + layout_name(tile, block_rows), Role::ceiling,
-                         copy_, [&](Matrix in, Matrix out) {
-                           launch_tiled_copy(in, out, tile, block_rows);
+void TransposeBench::run_copy(Report& report, int tile, int block_rows, Copy copy) {
+  const bool shared = copy == Copy::through_shared;
+  const std::string name = shared ? "copy via shared tile, " : "copy kernel, ";
+  Measurement row = time(name + layout_name(tile, block_rows), Role::ceiling, copy_,
+                         [&](Matrix in, Matrix out) {
+                           if (shared) {
+                             launch_shared_copy(in, out, tile, block_rows);
+                           } else {
+                             launch_tiled_copy(in, out, tile, block_rows);
+                           }
                          });
   copy_.download(copy_host_.view());
   row.check = check_copy(in_host_.view(), copy_host_.view());

@@ -22,8 +22,11 @@ class TransposeBench {
 
   // Times `launch` (poisoning the output before each run), checks out == in^T bit for bit.
   void run(Report& report, const std::string& variant, Role role, const Launch& launch);
-  // The common tiled copy kernel with the same launch shape, checked out == in.
-  void run_copy(Report& report, int tile, int block_rows);
+  // A copy kernel with the same launch shape, checked out == in: straight through registers
+  // (the bandwidth a tiled kernel can reach), or through a shared-memory tile with the
+  // transposes' barrier (what staging costs before any bank conflict).
+  enum class Copy { direct, through_shared };
+  void run_copy(Report& report, int tile, int block_rows, Copy copy = Copy::direct);
   // Device-to-device cudaMemcpy of the same bytes: the ceiling every ratio refers to.
   void run_memcpy(Report& report);
 
