@@ -30,6 +30,9 @@ if wants build; then
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
     nvcc --version | tail -2
     cmake --version | head -1
+    echo "host compiler: $(c++ --version | head -1)"
+    echo "host CPU (lscpu):"
+    lscpu | grep -E "^(Model name|Socket|Core|Thread|CPU\(s\)|L1d|L2|L3|Flags)" | cut -c1-200
   } >"$out/environment.txt" 2>&1
   cat "$out/environment.txt"
   cmake --preset native >"$out/configure.log" 2>&1 &&

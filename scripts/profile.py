@@ -9,9 +9,14 @@ as in the benchmarks) with a small set of metrics, and prints one row per kernel
 Which programs run, and with which arguments, comes from the PROFILE entries of the stage
 declarations (CMakeLists.txt), read from BUILD/stages.json.
 
-Columns: kernel time; DRAM throughput (% of peak); global load and store sectors per
-request (4 is a fully coalesced warp of floats, 32 the worst); shared-memory bank
+Two tables. Memory: kernel time; DRAM throughput (% of peak); global load and store sectors
+per request (4 is a fully coalesced warp of floats, 32 the worst); shared-memory bank
 conflicts on loads and stores; achieved occupancy; FFMA instructions (thread level).
+Pipes, the throughput model's evidence: how busy the FMA pipe was (% of its peak over the
+active cycles), the issue slots, the load/store (LSU) pipe; shared-memory wavefronts per
+warp-wide FFMA; and the three stall reasons that cost the most (warps stalled per issued
+instruction), e.g. mio_throttle (the shared-memory/L1 queue is full), short_scoreboard
+(waiting for a shared-memory result), long_scoreboard (waiting for global memory), barrier.
 """
 import argparse
 import csv
@@ -35,7 +40,15 @@ METRICS = [
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
 ]
+STALLS = ["barrier", "long_scoreboard", "short_scoreboard", "mio_throttle", "lg_throttle",
+          "math_pipe_throttle", "not_selected", "wait", "dispatch_stall", "no_instruction"]
+STALL_METRIC = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
+METRICS += [STALL_METRIC.format(stall) for stall in STALLS]
 # Smaller than the benchmarks' headline GEMM: ncu replays each kernel once per metric pass.
 PROBLEM = {
     "gemm": ["--m", "2048", "--n", "2048", "--k", "2048"],
@@ -53,12 +66,24 @@ def number(text):
 
 
 def ratio(a, b):
-    return f"{a / b:.1f}" if b else "-"
+    return f"{a / b:.2f}" if b and a == a and b == b else "-"
 
 
-def profile(ncu, program_path, args):
+def available(ncu, metrics):
+    """The metrics this GPU and ncu know; the others are left out with a warning."""
+    done = subprocess.run([ncu, "--query-metrics"], capture_output=True, text=True)
+    if done.returncode != 0:
+        return metrics
+    known = {line.split()[0] for line in done.stdout.splitlines() if line.strip()}
+    missing = [m for m in metrics if m.split(".")[0] not in known]
+    for metric in missing:
+        sys.stderr.write(f"profile.py: this ncu does not know {metric}; its column stays empty\n")
+    return [m for m in metrics if m not in missing]
+
+
+def profile(ncu, metrics, program_path, args):
     command = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
-               "--metrics", ",".join(METRICS), program_path, "--reps", "1", "--warmup", "0", *args]
+               "--metrics", ",".join(metrics), program_path, "--reps", "1", "--warmup", "0", *args]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"ncu failed on {program_path}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -103,12 +128,15 @@ def main():
     programs = [(stage.name, stage.program, PROBLEM[stage.problem_kind] + args)
                 for stage in manifest.load(options.build) if stage.gpu for args in stage.profile]
 
+    metrics = available(ncu, METRICS)
     header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
               "smem ld conflicts", "smem st conflicts", "occupancy %", "FFMA"]
-    body = []
+    pipes_header = ["stage", "kernel", "FMA pipe %", "issue slots %", "LSU pipe %",
+                    "smem wavefronts / warp FFMA", "top stalls (warps per issue)"]
+    body, pipes = [], []
     for program, path, args in programs:
         sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
-        for row in profile(ncu, path, args):
+        for row in profile(ncu, metrics, path, args):
             kernel = short_name(row["Kernel Name"])
             if any(harness in kernel for harness in HARNESS):
                 continue
@@ -124,7 +152,18 @@ def main():
                 f"{m['sm__warps_active.avg.pct_of_peak_sustained_active']:.1f}",
                 f"{m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum']:.3g}",
             ])
-    text = table(header, body)
+            warp_ffma = m["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] / 32
+            stalls = sorted(((m[STALL_METRIC.format(s)], s) for s in STALLS
+                             if m[STALL_METRIC.format(s)] == m[STALL_METRIC.format(s)]), reverse=True)
+            pipes.append([
+                program, kernel,
+                f"{m['sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active']:.1f}",
+                f"{m['smsp__issue_active.avg.pct_of_peak_sustained_active']:.1f}",
+                f"{m['sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active']:.1f}",
+                ratio(m["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"], warp_ffma),
+                ", ".join(f"{name} {value:.2f}" for value, name in stalls[:3]),
+            ])
+    text = table(header, body) + "\n\n" + table(pipes_header, pipes)
     print(text)
     if options.out:
         with open(options.out, "w") as out:
