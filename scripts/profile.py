@@ -13,7 +13,8 @@ Two tables. Memory: kernel time; DRAM throughput (% of peak); global load and st
 per request (4 is a fully coalesced warp of floats, 32 the worst); shared-memory bank
 conflicts on loads and stores; achieved occupancy; FFMA instructions (thread level).
 Pipes, the throughput model's evidence: how busy the FMA pipe was (% of its peak over the
-active cycles), the issue slots, the load/store (LSU) pipe; shared-memory wavefronts per
+kernel's time), the issue slots, the load/store (LSU) pipe, the L1/shared-memory data path
+(wavefronts per clock against one per clock per SM); the L1 hit rate; shared wavefronts per
 warp-wide FFMA; and the three stall reasons that cost the most (warps stalled per issued
 instruction), e.g. mio_throttle (the shared-memory/L1 queue is full), short_scoreboard
 (waiting for a shared-memory result), long_scoreboard (waiting for global memory), barrier.
@@ -40,10 +41,12 @@ METRICS = [
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
-    "smsp__issue_active.avg.pct_of_peak_sustained_active",
-    "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
+    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+    "smsp__issue_active.avg.pct_of_peak_sustained_elapsed",
+    "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+    "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__t_sector_hit_rate.pct",
 ]
 STALLS = ["barrier", "long_scoreboard", "short_scoreboard", "mio_throttle", "lg_throttle",
           "math_pipe_throttle", "not_selected", "wait", "dispatch_stall", "no_instruction"]
@@ -132,7 +135,8 @@ def main():
     header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
               "smem ld conflicts", "smem st conflicts", "occupancy %", "FFMA"]
     pipes_header = ["stage", "kernel", "FMA pipe %", "issue slots %", "LSU pipe %",
-                    "smem wavefronts / warp FFMA", "top stalls (warps per issue)"]
+                    "L1/smem data path %", "L1 hit %", "smem wavefronts / warp FFMA",
+                    "top stalls (warps per issue)"]
     body, pipes = [], []
     for program, path, args in programs:
         sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
@@ -157,9 +161,11 @@ def main():
                              if m[STALL_METRIC.format(s)] == m[STALL_METRIC.format(s)]), reverse=True)
             pipes.append([
                 program, kernel,
-                f"{m['sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active']:.1f}",
-                f"{m['smsp__issue_active.avg.pct_of_peak_sustained_active']:.1f}",
-                f"{m['sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active']:.1f}",
+                f"{m['sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed']:.1f}",
+                f"{m['smsp__issue_active.avg.pct_of_peak_sustained_elapsed']:.1f}",
+                f"{m['sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed']:.1f}",
+                f"{m['l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed']:.1f}",
+                f"{m['l1tex__t_sector_hit_rate.pct']:.1f}",
                 ratio(m["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"], warp_ffma),
                 ", ".join(f"{name} {value:.2f}" for value, name in stalls[:3]),
             ])
