@@ -36,6 +36,32 @@ TEST_CASE("01 naive i-j-k matches the reference on every shape", "[cpu][stage01]
   check_against_reference(gemm_cpu_naive);
 }
 
+TEST_CASE("01 naive i-j-k with B pre-transposed matches the reference on every shape",
+          "[cpu][stage01]") {
+  // B^T with its own padding (a stride that is not its width), so a loop that read it
+  // with B's stride, or read the padding, would fail.
+  check_against_reference([](Matrix a, Matrix b, Matrix c) {
+    HostMatrix bt = test::poisoned_matrix(b.width, b.height, 5);
+    transpose_cpu(b, bt.view());
+    gemm_cpu_naive_pretransposed(a, bt.view(), c);
+  });
+}
+
+TEST_CASE("01 transpose_cpu writes B^T and nothing else", "[cpu][stage01]") {
+  for (const auto& shape : test::gemm_cases()) {
+    for (const int padding : test::paddings()) {
+      CAPTURE(test::describe(shape), padding);
+      HostMatrix b = test::random_matrix(shape.k, shape.n, padding, 7);
+      HostMatrix bt = test::poisoned_matrix(shape.n, shape.k, padding);
+      transpose_cpu(b.view(), bt.view());
+      for (int k = 0; k < shape.k; ++k) {
+        for (int j = 0; j < shape.n; ++j) REQUIRE(bt.get(j, k) == b.get(k, j));
+      }
+      REQUIRE(padding_is_poisoned(bt.view()));
+    }
+  }
+}
+
 TEST_CASE("02 reordered i-k-j matches the reference on every shape", "[cpu][stage02]") {
   check_against_reference(gemm_cpu_reordered);
 }

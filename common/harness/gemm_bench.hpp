@@ -27,6 +27,9 @@ class CpuGemmBench {
   // Times `gemm` (poisoning C before each run), checks C, adds a row.
   void run(Report& report, const std::string& variant, Role role, const Gemm& gemm);
 
+  // The input B, for a variant that prepares its own layout of it before timing.
+  Matrix b() { return b_.view(); }
+
  private:
   GemmShape shape_;
   RunOptions options_;
