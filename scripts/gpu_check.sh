@@ -3,14 +3,15 @@
 # build, run every test and the sanitize preset, each stage's benchmarks, the ladder, the
 # sweep, the profiles and the SASS, with every log and CSV written to OUT_DIR.
 #   scripts/gpu_check.sh OUT_DIR [step ...]
-# Steps (default: all, in this order): build test sanitize bench ladder sweep profile sass plot
+# Steps (default: all, in this order):
+#   build test sanitize bench ladder sweep search profile sass plot
 # Which programs run with which arguments comes from the stage declarations (build-native/
 # stages.json). Environment: CMAKE_PREFIX_PATH, where Catch2 is if not under /usr.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR [step ...]}
 shift
-steps=${*:-build test sanitize bench ladder sweep profile sass plot}
+steps=${*:-build test sanitize bench ladder sweep search profile sass plot}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 build=build-native
@@ -78,6 +79,13 @@ fi
 if wants sweep; then
   step "size sweep"
   python3 scripts/ladder.py --build "$build" --sweep "$out" || fail sweep
+fi
+
+if wants search; then
+  step "parameter search"
+  python3 scripts/search.py --build "$build" --out "$out" >/dev/null 2>"$out/search.log" || {
+    tail -20 "$out/search.log"; fail search; }
+  ls "$out"/search_*.md 2>/dev/null
 fi
 
 if wants profile; then

@@ -76,7 +76,7 @@ def ladder_chart(rows, out):
     fig.savefig(out, dpi=120)
 
 
-def size_chart(rows, unit, ceiling_prefix, ylabel, title, out):
+def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
     series = defaultdict(dict)
     for r in rows:
         if r["unit"] != unit:
@@ -95,7 +95,7 @@ def size_chart(rows, unit, ceiling_prefix, ylabel, title, out):
         style = dict(color="black", linestyle="--", linewidth=2) if key.startswith(ceiling_prefix) else {}
         ax.plot(sizes, [points[s] for s in sizes], marker="o", label=key, **style)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("matrix size N (N x N; GEMM: cube root of m*n*k)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(f"{title} on {gpu_name(rows)}", fontsize=10)
     ax.legend(fontsize=6, ncol=2)
@@ -109,11 +109,13 @@ def main():
     parser.add_argument("--results", default="results")
     folder = parser.parse_args().results
     ladder_chart(read(os.path.join(folder, "ladder_4096.csv")), os.path.join(folder, "ladder.png"))
-    size_chart(read(os.path.join(folder, "sweep_gemm.csv")), "GFLOP/s", "cuBLAS", "GFLOP/s",
-               "Matrix product: GFLOP/s against size", os.path.join(folder, "gemm_sizes.png"))
+    size_chart(read(os.path.join(folder, "sweep_gemm.csv")), "GFLOP/s", "cuBLAS",
+               "N: cube root of m*n*k (N^3 problems, and the articles' 1920x1280x1024 at 1360)",
+               "GFLOP/s (2*m*n*k / median time)", "Matrix product: GFLOP/s against size",
+               os.path.join(folder, "gemm_sizes.png"))
     size_chart(read(os.path.join(folder, "sweep_transpose.csv")), "GB/s", "cudaMemcpy",
-               "effective GB/s (read + write)", "Transpose: bandwidth against size",
-               os.path.join(folder, "transpose_sizes.png"))
+               "N: an N x N matrix of floats", "effective GB/s (N*N*4 bytes read + written)",
+               "Transpose: bandwidth against size", os.path.join(folder, "transpose_sizes.png"))
     print(f"wrote {folder}/ladder.png, gemm_sizes.png, transpose_sizes.png")
 
 

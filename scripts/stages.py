@@ -31,6 +31,7 @@ class Stage:
         self.ladder = list(entry["ladder"])                       # extra args, ladder run
         self.bench = [shlex.split(a) for a in entry["bench"]]     # one arg list per run
         self.profile = [shlex.split(a) for a in entry["profile"]]
+        self.search = [shlex.split(a) for a in entry.get("search", [])]  # every candidate
 
     @property
     def problem_kind(self):

@@ -54,6 +54,12 @@ class GemmBench {
   // Host -> device copies of A and B plus device -> host of C, pageable host memory.
   void run_transfers(Report& report);
 
+  // The device views every launch gets: a stage whose launcher picks a path from its
+  // operands' alignment names the path in its rows before running.
+  Matrix a() const { return a_.view(); }
+  Matrix b() const { return b_.view(); }
+  Matrix c() const { return c_.view(); }
+
  private:
   double flops() const;
 

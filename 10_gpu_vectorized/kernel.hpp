@@ -1,0 +1,19 @@
+// Stage 10: stage 09's 2D register tiles, with global memory moved 16 bytes at a time and A's
+// slice stored transposed in shared memory, so both operands arrive as 128-bit shared loads.
+#pragma once
+
+#include "common/matrix.hpp"
+#include "common/vector_access.hpp"
+
+namespace ladder {
+
+// The path launch_gemm_vectorized takes for these views: 128-bit when A, B and C all allow
+// float4 (allows_float4), else 4-byte global accesses with the same shared layout and loop.
+GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c);
+
+// c = a * b on device views (c is a.height x b.width, a.width == b.height), any sizes and
+// strides. Returns the path it took, once the kernel is queued; launch errors throw
+// CudaError, mismatched shapes std::invalid_argument.
+GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c);
+
+}  // namespace ladder

@@ -1,0 +1,47 @@
+// Stage 10: stage 09's 2D register tiles with 128-bit global loads and stores and A stored
+// transposed in shared memory, timed against stage 09's 2D kernel and cuBLAS in the same run.
+//   cmake --preset native && cmake --build --preset native --target 10_gpu_vectorized
+//   build-native/bin/10_gpu_vectorized --help
+#include <string>
+
+#include "09_gpu_register_tiled/kernel.hpp"
+#include "10_gpu_vectorized/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
+
+namespace {
+
+using ladder::Matrix;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("10_gpu_vectorized",
+                  "register tiles with 128-bit global accesses and a transposed slice of A");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+
+  ladder::Report report("10_gpu_vectorized", shape.describe(), device.describe());
+  ladder::GemmBench bench(shape, options);
+  bench.run(report, "09 2D: 128x128 block, 8x8 per thread", ladder::Role::baseline,
+            [](Matrix a, Matrix b, Matrix c) {
+              ladder::launch_gemm_register_tiled(ladder::RegisterTiling::two_d, a, b, c);
+            });
+  // The launcher picks the path from the operands' alignment (a stride that is not a
+  // multiple of 4 floats, as at 4095^3, takes the scalar one); the row says which.
+  const auto path = ladder::vectorized_path(bench.a(), bench.b(), bench.c());
+  bench.run(report, std::string("128x128x16, ") + ladder::path_name(path), ladder::Role::stage,
+            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c); });
+  bench.run_cublas(report);
+  bench.run_transfers(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("10_gpu_vectorized", stage_main, argc, argv);
+}

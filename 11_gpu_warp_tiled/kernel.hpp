@@ -1,0 +1,26 @@
+// Stage 11: warp tiling. Block tile -> warp tile -> thread tile, so each warp's shared-memory
+// reads are conflict-free or broadcasts; the tile sizes are template parameters, and a
+// parameter search over the candidates below picked the default.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/matrix.hpp"
+#include "common/vector_access.hpp"
+
+namespace ladder {
+
+// The tilings this stage is built with, by name; the first is the default (the winner of the
+// search). Every one is correct for every size; they differ only in speed.
+std::vector<std::string> warp_tiled_configs();
+
+// 128-bit global path when A, B and C all allow float4, else the scalar one.
+GlobalAccess warp_tiled_path(Matrix a, Matrix b, Matrix c);
+
+// c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
+// took, once the kernel is queued; an unknown tiling or mismatched shapes throw
+// std::invalid_argument, launch errors CudaError.
+GlobalAccess launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c);
+
+}  // namespace ladder

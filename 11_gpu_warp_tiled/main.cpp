@@ -1,0 +1,56 @@
+// Stage 11: warp tiling, timed against stage 10 and cuBLAS in the same run. --config all runs
+// every tiling the stage is built with: the parameter search (scripts/search.py).
+//   cmake --preset native && cmake --build --preset native --target 11_gpu_warp_tiled
+//   build-native/bin/11_gpu_warp_tiled --help
+#include <string>
+#include <vector>
+
+#include "10_gpu_vectorized/kernel.hpp"
+#include "11_gpu_warp_tiled/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/program.hpp"
+
+namespace {
+
+using ladder::Matrix;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("11_gpu_warp_tiled",
+                  "register tiles arranged per warp: conflict-free shared loads");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::warp_tiled_configs();
+  std::string config = configs.front();
+  std::vector<std::string> choices = configs;
+  choices.push_back("all");
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  cli.add_choice("--config", &config, choices,
+                 "the tiling: block BMxBNxBK, warp, thread, threads, blocks per SM; all runs "
+                 "every one");
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+
+  ladder::Report report("11_gpu_warp_tiled", shape.describe(), device.describe());
+  ladder::GemmBench bench(shape, options);
+  bench.run(report, "10 vectorized 128x128x16", ladder::Role::baseline,
+            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c); });
+  const auto path = ladder::warp_tiled_path(bench.a(), bench.b(), bench.c());
+  for (const std::string& name : configs) {
+    if (config != "all" && config != name) continue;
+    bench.run(report, name + ", " + ladder::path_name(path), ladder::Role::stage,
+              [name](Matrix a, Matrix b, Matrix c) {
+                ladder::launch_gemm_warp_tiled(name, a, b, c);
+              });
+  }
+  bench.run_cublas(report);
+  bench.run_transfers(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("11_gpu_warp_tiled", stage_main, argc, argv);
+}

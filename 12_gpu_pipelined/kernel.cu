@@ -1,0 +1,375 @@
+// Stage 12: software pipelining.
+//
+// Stage 11's loop is load slice -> barrier -> compute -> barrier: while a block waits for
+// global memory its FMA units idle, unless another block happens to be computing. The one
+// idea here: overlap the two. Global->shared copies are issued asynchronously (cp.async, which
+// also skips the trip through registers) into a ring of STAGES shared-memory buffers, so
+// slices kt+1 .. kt+STAGES-1 are in flight while slice kt is computed. Supporting details:
+//  - register fragments are double-buffered: the LDS.128 for step k+1 are issued before the
+//    FMAs of step k, so shared-memory latency hides behind 64+ FMAs;
+//  - one barrier per slice instead of two (the ring makes the second one unnecessary);
+//  - blocks are rasterised in groups of GROUP_M tile rows, so blocks running at the same time
+//    share slices of A and B in L2;
+//  - __launch_bounds__(THREADS, MIN_BLOCKS) lets ptxas budget registers for MIN_BLOCKS
+//    resident blocks per SM.
+// The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
+#include "12_gpu_pipelined/kernel.hpp"
+
+#include <stdexcept>
+
+#include "common/cuda_check.hpp"
+#include "common/grid.hpp"
+
+namespace ladder {
+namespace {
+
+constexpr int GROUP_M = 8;  // tile rows per rasterisation group
+
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int THREADS_,
+          int STAGES_, int MIN_BLOCKS_>
+struct Tiling {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+  static constexpr int THREADS = THREADS_, STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+  static constexpr int WARPS_N = BN / WN;
+  static constexpr int LC = WN / TN;
+  static constexpr int LR = 32 / LC;
+  static constexpr int WMITER = TM / 4;
+  static constexpr int WNITER = TN / 4;
+  static constexpr int WSUBM = LR * 4;
+  static constexpr int WSUBN = LC * 4;
+  static constexpr int A_PITCH = BM + 4;  // transposed A; padding keeps the 4-byte copies of a warp
+                                          // (4 rows x 8 k) in 32 different banks
+  static constexpr int A_FLOATS = BK * A_PITCH;
+  static constexpr int STAGE_FLOATS = A_FLOATS + BK * BN;
+  static constexpr int SMEM_BYTES = STAGES * STAGE_FLOATS * 4;
+  static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4 x 4 pieces");
+  static_assert(LR * LC == 32 && WM == LR * TM, "a warp's lanes cover its warp tile exactly");
+  static_assert(BM * BK % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "even split of copies");
+  static_assert(STAGES >= 2, "a pipeline needs at least two buffers");
+};
+
+// ---- asynchronous copies (cp.async on sm_80+, plain loads and stores before) ------------------
+// With src_bytes < copy size, cp.async fills the rest of the destination with zeros and reads
+// only src_bytes: that is how edge tiles get their zeros without reading past the matrix.
+__device__ void copy4_async(float* dst, const float* src, bool valid) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
+               "r"(valid ? 4 : 0)
+               : "memory");
+#else
+  *dst = valid ? *src : 0.0f;
+#endif
+}
+
+__device__ void copy16_async(float* dst, const float* src, int src_bytes) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes)
+               : "memory");
+#else
+  if (src_bytes == 16) {
+    *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
+  } else {
+    for (int j = 0; j < 4; ++j) dst[j] = 4 * j < src_bytes ? src[j] : 0.0f;
+  }
+#endif
+}
+
+__device__ void commit_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most PENDING committed groups of this thread's copies are still in flight.
+template <int PENDING>
+__device__ void wait_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+// ---- load tile: one BK slice of A (transposed) and B into one stage of the ring -------------
+// Everything that does not change from slice to slice (source pointers, which rows and columns
+// lie inside the matrices) is worked out once per block, so the main loop keeps few registers
+// for addresses: the accumulators and double-buffered fragments need ~100 of the 128 that two
+// resident blocks of 256 threads leave each thread.
+template <class T, bool VEC>
+struct SliceLoader {
+  // A, one float at a time: the transposition happens in the copy (as[k][m]). Eight
+  // consecutive threads copy one row's 32-byte slice, a full sector.
+  static constexpr int A_ROWS_PER_PASS = T::THREADS / T::BK;
+  static constexpr int A_PASSES = T::BM / A_ROWS_PER_PASS;
+  // B: W floats per copy (16 bytes on the vector path), rows of bs as in global memory.
+  static constexpr int W = VEC ? 4 : 1;
+  static constexpr int B_THREADS_PER_ROW = T::BN / W;
+  static constexpr int B_ROWS_PER_PASS = T::THREADS / B_THREADS_PER_ROW;
+  static constexpr int B_PASSES = T::BK / B_ROWS_PER_PASS;
+  static_assert(T::THREADS % T::BK == 0 && T::BM % A_ROWS_PER_PASS == 0, "even split of A");
+  static_assert(T::THREADS % B_THREADS_PER_ROW == 0 && T::BK % B_ROWS_PER_PASS == 0, "even split of B");
+  
+  const float* a_src;  // this thread's first element of A in the current slice
+  const float* b_src;  // ... and of B
+  int a_pass_step;     // elements between passes: A_ROWS_PER_PASS rows of a
+  int b_pass_step;
+  int b_slice_step;    // elements between slices of B: BK rows of b
+  unsigned as_dst, bs_dst;  // shared-memory offsets (bytes) of this thread's first copy
+  int row0, col0;           // the block tile's corner, for the bounds tests of edge blocks
+
+  __device__ SliceLoader(const Matrix& a, const Matrix& b, int row0_, int col0_)
+      : row0(row0_), col0(col0_) {
+    const int t = threadIdx.x;
+    const int a_k = t % T::BK;
+    const int a_r = t / T::BK;
+    const int b_k = t / B_THREADS_PER_ROW;
+    const int b_n = t % B_THREADS_PER_ROW * W;
+    a_src = a.data + (row0 + a_r) * a.stride + a_k;
+    b_src = b.data + b_k * b.stride + col0 + b_n;
+    a_pass_step = A_ROWS_PER_PASS * a.stride;
+    b_pass_step = B_ROWS_PER_PASS * b.stride;
+    b_slice_step = T::BK * b.stride;
+    as_dst = 4 * (a_k * T::A_PITCH + a_r);
+    bs_dst = 4 * (T::A_FLOATS + b_k * T::BN + b_n);
+  }
+
+  // Copies slice k0 into the stage whose shared-memory buffer starts at `stage`. GUARD: test
+  // every element against the matrices' edges (edge blocks and a partial last slice only).
+  template <bool GUARD>
+  __device__ void load(const Matrix& a, const Matrix& b, int k0, float* stage) const {
+    // The bounds tests' inputs are recomputed from threadIdx here rather than kept in
+    // registers through the main loop: only edge blocks and the last slice pay for them.
+    const int t = threadIdx.x;
+    char* base = reinterpret_cast<char*>(stage);
+#pragma unroll
+    for (int i = 0; i < A_PASSES; ++i) {
+      const bool valid = !GUARD || (row0 + t / T::BK + i * A_ROWS_PER_PASS < a.height &&
+                                    k0 + t % T::BK < a.width);
+      const float* src = valid ? a_src + k0 + i * a_pass_step : a.data;
+      copy4_async(reinterpret_cast<float*>(base + as_dst) + i * A_ROWS_PER_PASS, src, valid);
+    }
+    const float* b_slice = b_src + k0 / T::BK * b_slice_step;
+#pragma unroll
+    for (int i = 0; i < B_PASSES; ++i) {
+      int bytes = 4 * W;
+      if (GUARD) {
+        const int left = b.width - (col0 + t % B_THREADS_PER_ROW * W);  // columns from here on
+        const bool row_ok = k0 + t / B_THREADS_PER_ROW + i * B_ROWS_PER_PASS < b.height;
+        bytes = row_ok ? 4 * (left < 0 ? 0 : (left > W ? W : left)) : 0;
+      }
+      const float* src = bytes > 0 ? b_slice + i * b_pass_step : b.data;
+      float* dst = reinterpret_cast<float*>(base + bs_dst) + i * B_ROWS_PER_PASS * T::BN;
+      if constexpr (VEC) {
+        copy16_async(dst, src, bytes);
+      } else {
+        copy4_async(dst, src, bytes > 0);
+      }
+    }
+  }
+};
+
+// ---- compute: one BK slice, fragments double-buffered in registers ----------------------------
+template <class T>
+__device__ void load_fragments(const float* as, const float* bs, int k, int a_off, int b_off,
+                               float (&a_frag)[T::TM], float (&b_frag)[T::TN]) {
+#pragma unroll
+  for (int i = 0; i < T::WMITER; ++i)
+    *reinterpret_cast<float4*>(&a_frag[4 * i]) =
+        *reinterpret_cast<const float4*>(as + k * T::A_PITCH + a_off + i * T::WSUBM);
+#pragma unroll
+  for (int j = 0; j < T::WNITER; ++j)
+    *reinterpret_cast<float4*>(&b_frag[4 * j]) =
+        *reinterpret_cast<const float4*>(bs + k * T::BN + b_off + j * T::WSUBN);
+}
+
+template <class T>
+__device__ void compute_slice(const float* as, const float* bs, int a_off, int b_off,
+                              float (&acc)[T::TM][T::TN]) {
+  float a_frag[2][T::TM];
+  float b_frag[2][T::TN];
+  load_fragments<T>(as, bs, 0, a_off, b_off, a_frag[0], b_frag[0]);
+#pragma unroll
+  for (int k = 0; k < T::BK; ++k) {
+    // Issue step k+1's shared loads before step k's FMAs use the registers loaded earlier.
+    if (k + 1 < T::BK) load_fragments<T>(as, bs, k + 1, a_off, b_off, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
+#pragma unroll
+    for (int i = 0; i < T::TM; ++i)
+#pragma unroll
+      for (int j = 0; j < T::TN; ++j) acc[i][j] += a_frag[k % 2][i] * b_frag[k % 2][j];
+  }
+}
+
+// ---- store: as stage 11, except that edge blocks store one float at a time -------------------
+// (Edge blocks are few; dropping their float4 path keeps every configuration spill-free under
+// the 128-register budget of __launch_bounds__(256, 2).)
+template <class T, bool VEC, bool GUARD>
+__device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::TM][T::TN]) {
+#pragma unroll
+  for (int i = 0; i < T::TM; ++i) {
+    const int r = r0 + i / 4 * T::WSUBM + i % 4;
+#pragma unroll
+    for (int j = 0; j < T::TN; j += 4) {
+      const int col = c0 + j / 4 * T::WSUBN;
+      if (VEC && !GUARD) {
+        *reinterpret_cast<float4*>(c.data + r * c.stride + col) =
+            make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+      } else {
+#pragma unroll
+        for (int jj = 0; jj < 4; ++jj) {
+          if (!GUARD || (r < c.height && col + jj < c.width)) c.data[r * c.stride + col + jj] = acc[i][j + jj];
+        }
+      }
+    }
+  }
+}
+
+template <class T, bool VEC, bool EDGE>
+__device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, int row0, int col0,
+                           float* smem) {
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const int a_off = warp / T::WARPS_N * T::WM + lane / T::LC * 4;
+  const int b_off = warp % T::WARPS_N * T::WN + lane % T::LC * 4;
+  const int k_extent = a.width;
+  const int k_tiles = (k_extent + T::BK - 1) / T::BK;
+
+  const SliceLoader<T, VEC> loader(a, b, row0, col0);
+  // Only a partial last slice of K, or an edge block, needs bounds tests.
+  auto load = [&](int kt, int stage) {
+    float* buffer = smem + stage * T::STAGE_FLOATS;
+    const int k0 = kt * T::BK;
+    if (!EDGE && k0 + T::BK <= k_extent) {
+      loader.template load<false>(a, b, k0, buffer);
+    } else {
+      loader.template load<true>(a, b, k0, buffer);
+    }
+  };
+
+  // Prologue: fill STAGES-1 buffers. Every thread commits one group per slot, even an empty
+  // one, so "wait until STAGES-2 groups are pending" always means "slice kt has landed".
+#pragma unroll
+  for (int s = 0; s < T::STAGES - 1; ++s) {
+    if (s < k_tiles) load(s, s);
+    commit_copies();
+  }
+
+  float acc[T::TM][T::TN] = {};
+  int read_stage = 0;
+  int write_stage = T::STAGES - 1;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    wait_copies<T::STAGES - 2>();  // my copies of slice kt are done ...
+    // ... and everyone's; also everyone has finished computing slice kt-1, whose buffer
+    // (write_stage) is refilled next.
+    __syncthreads();
+    if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
+    commit_copies();
+    const float* as = smem + read_stage * T::STAGE_FLOATS;
+    compute_slice<T>(as, as + T::A_FLOATS, a_off, b_off, acc);
+    read_stage = read_stage + 1 == T::STAGES ? 0 : read_stage + 1;
+    write_stage = write_stage + 1 == T::STAGES ? 0 : write_stage + 1;
+  }
+  wait_copies<0>();  // only empty groups remain; leave nothing in flight at exit
+  store_c<T, VEC, EDGE>(c, row0 + a_off, col0 + b_off, acc);
+}
+
+template <class T, bool VEC>
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm(Matrix a, Matrix b, Matrix c) {
+  extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
+  float* smem = reinterpret_cast<float*>(smem4);
+  // Rasterisation: consecutive blocks walk down a group of GROUP_M tile rows before moving
+  // right, so the blocks resident together touch GROUP_M slices of A and few of B.
+  const int tiles_m = (c.height + T::BM - 1) / T::BM;
+  const int tiles_n = (c.width + T::BN - 1) / T::BN;
+  const int per_group = GROUP_M * tiles_n;
+  const int group = blockIdx.x / per_group;
+  const int first_m = group * GROUP_M;
+  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = blockIdx.x % per_group;
+  const int row0 = (first_m + in_group % group_rows) * T::BM;
+  const int col0 = (in_group / group_rows) * T::BN;
+  if (row0 + T::BM <= c.height && col0 + T::BN <= c.width) {
+    block_tile<T, VEC, false>(a, b, c, row0, col0, smem);
+  } else {
+    block_tile<T, VEC, true>(a, b, c, row0, col0, smem);
+  }
+}
+
+template <class T, bool VEC>
+void launch_kernel(Matrix a, Matrix b, Matrix c) {
+  // Above 48 KiB a kernel must ask for its dynamic shared memory. Once per kernel and process
+  // (the programs use device 0 only): the call costs microseconds, which show at small sizes.
+  static const bool configured = [] {
+    CUDA_CHECK(cudaFuncSetAttribute(gemm<T, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    T::SMEM_BYTES));
+    return true;
+  }();
+  (void)configured;
+  // A 1D grid: the kernel maps block numbers to tiles itself, in groups of GROUP_M rows.
+  const long long tiles = static_cast<long long>((c.height + T::BM - 1) / T::BM) *
+                          ((c.width + T::BN - 1) / T::BN);
+  gemm<T, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
+}
+
+template <class T>
+void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
+  if (path == GlobalAccess::vector) {
+    launch_kernel<T, true>(a, b, c);
+  } else {
+    launch_kernel<T, false>(a, b, c);
+  }
+}
+
+struct Candidate {
+  const char* name;
+  void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
+};
+
+// The first is the default: the fastest at 4096^3 in the search on the H100
+// (results/search_12_gpu_pipelined.md). Names: block tile BMxBNxBK, warp tile, thread tile,
+// threads per block, shared-memory stages, blocks per SM asked of __launch_bounds__.
+//                                         BM   BN  BK  WM  WN  TM  TN thr stages blocks/SM
+const Candidate kCandidates[] = {
+    {"128x128x16_w32x64_t8x8_256_s3_b2", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>>},
+    {"128x128x16_w64x32_t8x8_256_s3_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 3, 2>>},
+    {"128x128x16_w64x32_t8x8_256_s4_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 4, 2>>},
+    {"128x128x16_w32x64_t8x8_256_s4_b2", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 4, 2>>},
+    {"128x128x16_w64x32_t8x8_256_s2_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 2, 2>>},
+    {"128x128x8_w64x32_t8x8_256_s3_b2", launch<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 3, 2>>},
+    {"128x128x8_w32x64_t8x8_256_s3_b2", launch<Tiling<128, 128, 8, 32, 64, 8, 8, 256, 3, 2>>},
+    {"128x128x8_w64x32_t8x8_256_s4_b2", launch<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>},
+    {"128x64x16_w64x32_t8x8_128_s3_b4", launch<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>},
+    {"128x64x8_w64x32_t8x8_128_s3_b4", launch<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>},
+    {"128x256x8_w64x64_t8x16_256_s3_b1", launch<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>},
+    {"256x128x8_w64x64_t16x8_256_s3_b1", launch<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>},
+    {"128x128x8_w64x64_t8x16_128_s3_b2", launch<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>},
+};
+
+}  // namespace
+
+std::vector<std::string> pipelined_configs() {
+  std::vector<std::string> names;
+  for (const Candidate& candidate : kCandidates) names.emplace_back(candidate.name);
+  return names;
+}
+
+GlobalAccess pipelined_path(Matrix, Matrix b, Matrix c) {
+  // A is always copied 4 bytes at a time (each float goes to its own row of the transposed
+  // slice), so only B's copies and C's stores need 16-byte alignment.
+  const bool vec = allows_float4(b) && allows_float4(c);
+  return vec ? GlobalAccess::vector : GlobalAccess::scalar;
+}
+
+GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
+  for (const Candidate& candidate : kCandidates) {
+    if (config != candidate.name) continue;
+    const GlobalAccess path = pipelined_path(a, b, c);
+    candidate.launch(path, a, b, c);
+    CUDA_CHECK_LAUNCH();
+    return path;
+  }
+  throw std::invalid_argument("stage 12 has no tiling '" + config + "'");
+}
+
+}  // namespace ladder

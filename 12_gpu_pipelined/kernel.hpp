@@ -1,0 +1,27 @@
+// Stage 12: software pipelining. Stage 11's warp tiling, with the next slices of A and B
+// copied into a ring of shared-memory buffers (cp.async on sm_80 and newer) while the current
+// one is multiplied; register fragments double-buffered; blocks ordered for L2 reuse.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/matrix.hpp"
+#include "common/vector_access.hpp"
+
+namespace ladder {
+
+// The tilings this stage is built with, by name; the first is the default (the winner of the
+// search). Every one is correct for every size; they differ only in speed.
+std::vector<std::string> pipelined_configs();
+
+// 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones; A is
+// always copied 4 bytes at a time (its floats go to different rows of the transposed slice).
+GlobalAccess pipelined_path(Matrix a, Matrix b, Matrix c);
+
+// c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
+// took, once the kernel is queued; an unknown tiling or mismatched shapes throw
+// std::invalid_argument, launch errors CudaError.
+GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
+
+}  // namespace ladder

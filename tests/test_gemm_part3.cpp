@@ -1,0 +1,230 @@
+// Stages 09-12 on the GPU against the double-precision CPU reference: every variant and every
+// tiling the programs offer, on shapes around every tile size they use, with operands laid out
+// four ways, and the global-memory path each launcher took checked against the alignment rule.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "09_gpu_register_tiled/kernel.hpp"
+#include "10_gpu_vectorized/kernel.hpp"
+#include "11_gpu_warp_tiled/kernel.hpp"
+#include "12_gpu_pipelined/kernel.hpp"
+#include "common/cuda_check.hpp"
+#include "common/device_matrix.hpp"
+#include "common/harness/verify.hpp"
+#include "test_support.hpp"
+
+using namespace ladder;
+
+namespace {
+
+// Shapes around the block tiles (64, 128, 256), the K slices (8, 16), the thread tiles, and
+// the degenerate ones. Under compute-sanitizer (LADDER_QUICK_SHAPES set, see
+// tests/CMakeLists.txt) a few shapes that still run interior and edge blocks, a partial K
+// slice and both paths: the sanitizers make each launch hundreds of times slower.
+std::vector<test::GemmCase> part3_cases() {
+  if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) {
+    return {{3, 5, 7}, {129, 260, 33}, {200, 130, 17}};
+  }
+  return {{1, 1, 1},     {1, 1, 7},      {7, 1, 1},       {1, 9, 1},      {3, 5, 7},
+          {17, 33, 9},   {64, 64, 1},    {63, 63, 63},    {64, 64, 64},   {65, 65, 65},
+          {127, 129, 17}, {128, 128, 16}, {129, 127, 33},  {255, 257, 31}, {256, 256, 24},
+          {1000, 3, 17}, {3, 1000, 17},  {17, 1000, 3},   {200, 300, 40}, {257, 129, 1025}};
+}
+
+// Where an operand lives inside a larger device buffer.
+struct Layout {
+  const char* name;
+  int row_offset;  // the operand starts at (row_offset, col_offset) of its buffer
+  int col_offset;
+  int (*stride)(int width);
+};
+
+const Layout kLayouts[] = {
+    {"tight", 0, 0, [](int width) { return width; }},
+    // Rows padded to a multiple of 4 floats: every row 16-byte aligned, the 128-bit path.
+    {"aligned padding", 0, 0, [](int width) { return (width + 3) / 4 * 4 + 4; }},
+    // Three floats of padding: rows start anywhere, the scalar path unless width + 3 is a
+    // multiple of 4.
+    {"odd padding", 0, 0, [](int width) { return width + 3; }},
+    // A sub-view one row and one column into its buffer: with a stride of whole float4s its
+    // pointer is one float past a 16-byte boundary, with any other its rows are misaligned:
+    // the scalar path either way.
+    {"shifted sub-view", 1, 1, [](int width) { return width + 1; }},
+};
+
+// A device buffer holding an operand as a sub-view; everything else in it stays NaN.
+struct Placed {
+  DeviceMatrix buffer;
+  Matrix view;
+  bool allows_float4;  // what the alignment rule says, worked out from the offsets alone
+};
+
+Placed place(int height, int width, const Layout& layout) {
+  const int stride = layout.stride(width + layout.col_offset);
+  DeviceMatrix buffer(height + layout.row_offset, width + layout.col_offset, stride);
+  const Matrix view = buffer.view().sub(layout.row_offset, layout.col_offset, height, width);
+  const int offset = layout.row_offset * stride + layout.col_offset;  // elements, from a
+  const bool aligned = offset % 4 == 0 && stride % 4 == 0;             // cudaMalloc'd base
+  return Placed{std::move(buffer), view, aligned};
+}
+
+void upload(const Placed& placed, Matrix host) {
+  CUDA_CHECK(cudaMemcpy2D(placed.view.data, placed.view.stride * sizeof(float), host.data,
+                          host.stride * sizeof(float), host.width * sizeof(float), host.height,
+                          cudaMemcpyHostToDevice));
+}
+
+bool is_poison(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == 0xFFFFFFFFu;
+}
+
+struct Variant {
+  std::string name;
+  // Launches c = a * b; returns the path taken, or nothing for stage 09 (4-byte only).
+  std::function<std::optional<GlobalAccess>(Matrix a, Matrix b, Matrix c)> launch;
+  // Which operands must allow float4 for the 128-bit path (a, b, c); none for stage 09.
+  bool needs_a, needs_b, needs_c;
+};
+
+// Every case: C's buffer starts all NaN; afterwards C's view must match the reference and
+// every other element of its buffer must still be NaN (nothing written past the view), and
+// the launcher must have taken the path the alignment rule gives.
+void check_part3(const std::vector<Variant>& variants) {
+  REQUIRE_FALSE(variants.empty());
+  for (const auto& shape : part3_cases()) {
+    HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
+    HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
+    const GemmReference want = reference_gemm(a.view(), b.view());
+    for (const Layout& layout : kLayouts) {
+      CAPTURE(test::describe(shape), layout.name);
+      Placed a_device = place(shape.m, shape.k, layout);
+      Placed b_device = place(shape.k, shape.n, layout);
+      Placed c_device = place(shape.m, shape.n, layout);
+      upload(a_device, a.view());
+      upload(b_device, b.view());
+      for (const Variant& variant : variants) {
+        CAPTURE(variant.name);
+        c_device.buffer.poison();
+        const auto path = variant.launch(a_device.view, b_device.view, c_device.view);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        if (path) {
+          const bool vector = (!variant.needs_a || a_device.allows_float4) &&
+                              (!variant.needs_b || b_device.allows_float4) &&
+                              (!variant.needs_c || c_device.allows_float4);
+          REQUIRE(*path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+        }
+        const Matrix buffer_view = c_device.buffer.view();
+        HostMatrix c_buffer(buffer_view.height, buffer_view.width, buffer_view.stride);
+        c_device.buffer.download(c_buffer.view());
+        const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m,
+                                             shape.n);
+        const CheckResult check = check_gemm(c, want, shape.k);
+        INFO(check.summary());
+        REQUIRE(check.ok);
+        REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
+        long long written_outside = 0;
+        for (int row = 0; row < buffer_view.height; ++row) {
+          for (int col = 0; col < buffer_view.stride; ++col) {
+            const bool inside = row >= layout.row_offset && row < layout.row_offset + shape.m &&
+                                col >= layout.col_offset && col < layout.col_offset + shape.n;
+            if (!inside && !is_poison(c_buffer.view().data[row * buffer_view.stride + col])) {
+              ++written_outside;
+            }
+          }
+        }
+        REQUIRE(written_outside == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("09 register tiled: 1D and 2D match the reference on every shape and layout",
+          "[gpu][stage09]") {
+  std::vector<Variant> variants;
+  for (const auto& [name, tiling] : {std::pair{"1D", RegisterTiling::one_d},
+                                     std::pair{"2D", RegisterTiling::two_d}}) {
+    variants.push_back({name,
+                        [tiling = tiling](Matrix a, Matrix b, Matrix c) {
+                          launch_gemm_register_tiled(tiling, a, b, c);
+                          return std::optional<GlobalAccess>{};
+                        },
+                        false, false, false});
+  }
+  check_part3(variants);
+}
+
+TEST_CASE("10 vectorized: both paths match the reference on every shape and layout",
+          "[gpu][stage10]") {
+  check_part3({{"vectorized",
+                [](Matrix a, Matrix b, Matrix c) {
+                  return std::optional<GlobalAccess>{launch_gemm_vectorized(a, b, c)};
+                },
+                true, true, true}});
+}
+
+TEST_CASE("11 warp tiled: every tiling matches the reference on every shape and layout",
+          "[gpu][stage11]") {
+  std::vector<Variant> variants;
+  for (const std::string& config : warp_tiled_configs()) {
+    variants.push_back({config,
+                        [config](Matrix a, Matrix b, Matrix c) {
+                          return std::optional<GlobalAccess>{
+                              launch_gemm_warp_tiled(config, a, b, c)};
+                        },
+                        true, true, true});
+  }
+  check_part3(variants);
+}
+
+TEST_CASE("12 pipelined: every tiling matches the reference on every shape and layout",
+          "[gpu][stage12]") {
+  std::vector<Variant> variants;
+  for (const std::string& config : pipelined_configs()) {
+    variants.push_back({config,
+                        [config](Matrix a, Matrix b, Matrix c) {
+                          return std::optional<GlobalAccess>{
+                              launch_gemm_pipelined(config, a, b, c)};
+                        },
+                        false, true, true});
+  }
+  check_part3(variants);
+}
+
+TEST_CASE("Part 3 launchers reject mismatched shapes and unknown tilings before the GPU",
+          "[stage09][stage10][stage11][stage12]") {
+  const Matrix a{4, 3, 4, nullptr};  // 3 x 4
+  const Matrix b{5, 4, 5, nullptr};  // 4 x 5
+  const Matrix c{5, 3, 5, nullptr};  // 3 x 5
+  const Matrix b_too_short{5, 3, 5, nullptr};
+  REQUIRE_THROWS_AS(launch_gemm_register_tiled(RegisterTiling::two_d, a, b_too_short, c),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_vectorized(a, b_too_short, c), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_warp_tiled(warp_tiled_configs().front(), a, b_too_short, c),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_pipelined(pipelined_configs().front(), a, b_too_short, c),
+                    std::invalid_argument);
+  REQUIRE_THROWS_WITH(launch_gemm_warp_tiled("16x16x16", a, b, c),
+                      Catch::Contains("no tiling '16x16x16'"));
+  REQUIRE_THROWS_WITH(launch_gemm_pipelined("16x16x16", a, b, c),
+                      Catch::Contains("no tiling '16x16x16'"));
+}
+
+TEST_CASE("the float4 rule: a 16-byte aligned pointer and a stride of whole float4s",
+          "[common]") {
+  alignas(16) static float storage[64];
+  REQUIRE(allows_float4(Matrix{4, 2, 8, storage}));
+  REQUIRE_FALSE(allows_float4(Matrix{4, 2, 7, storage}));      // row 1 starts mid-vector
+  REQUIRE_FALSE(allows_float4(Matrix{4, 2, 8, storage + 1}));  // so does row 0
+  REQUIRE(allows_float4(Matrix{4, 2, 8, storage + 4}));
+}
