@@ -6,7 +6,8 @@
 # Steps (default: all, in this order):
 #   build test sanitize bench ladder sweep search profile sass plot
 # Which programs run with which arguments comes from the stage declarations (build-native/
-# stages.json). Environment: CMAKE_PREFIX_PATH, where Catch2 is if not under /usr.
+# stages.json). Environment: CMAKE_PREFIX_PATH, where Catch2 is if not under /usr;
+# LADDER_COMMIT, the commit a copied tree was made from (default: git's HEAD).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR [step ...]}
@@ -27,7 +28,8 @@ if wants build; then
   step build
   {
     date -u
-    echo "commit $(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown: not a git checkout)"
+    # A copy of a tree may carry an older .git: LADDER_COMMIT names what was copied.
+    echo "commit ${LADDER_COMMIT:-$(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)}"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
     nvcc --version | tail -2
     cmake --version | head -1
