@@ -1,5 +1,6 @@
 #include "common/harness/report.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <fstream>
@@ -90,8 +91,13 @@ int Report::print(bool csv) const {
 std::string Report::table_text() const {
   std::string out;
   append(out, "%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
-  append(out, "%-48s %11s %11s %17s %8s %9s  %s\n", "variant", "median ms", "min ms", "rate",
-         "vs base", "% ceiling", "check");
+  // The variant column is as wide as its longest entry (Part 3 names tilings in full).
+  int width = 48;
+  for (const auto& row : rows_) {
+    width = std::max(width, static_cast<int>(row.variant.size()) + 11);  // + " [ceiling]"
+  }
+  append(out, "%-*s %11s %11s %17s %8s %9s  %s\n", width, "variant", "median ms", "min ms",
+         "rate", "vs base", "% ceiling", "check");
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const Measurement& row = rows_[i];
     const Measurement* base = baseline_for(i);
@@ -110,14 +116,15 @@ std::string Report::table_text() const {
     if (row.role == Role::ceiling) variant += " [ceiling]";
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.1f %s", row.rate(), row.unit.c_str());
-    append(out, "%-48s %11.4f %11.4f %17s %8s %9s  %s\n", variant.c_str(), row.timing.median_ms,
+    append(out, "%-*s %11.4f %11.4f %17s %8s %9s  %s\n", width, variant.c_str(),
+           row.timing.median_ms,
            row.timing.min_ms, rate, vs_base, pct,
            row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
   }
   out += "\n";
   for (const auto& row : rows_) {
     if (row.check.checked > 0) {
-      append(out, "  %-46s %s\n", row.variant.c_str(), row.check.summary().c_str());
+      append(out, "  %-*s %s\n", width - 2, row.variant.c_str(), row.check.summary().c_str());
     }
   }
   const Timing timing = rows_.empty() ? Timing{} : rows_.front().timing;
