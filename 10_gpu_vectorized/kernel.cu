@@ -166,7 +166,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
 
 // Two resident blocks per SM: ptxas keeps each thread within 128 registers.
 template <bool VEC>
-__global__ void __launch_bounds__(THREADS, 2) gemm(Matrix a, Matrix b, Matrix c) {
+__global__ void __launch_bounds__(THREADS, 2) gemm_vectorized(Matrix a, Matrix b, Matrix c) {
   __shared__ __align__(16) float as[BK * A_PITCH];
   __shared__ __align__(16) float bs[BK * BN];
   const int row0 = blockIdx.y * BM;
@@ -190,9 +190,9 @@ GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c) {
   const dim3 grid = grid_covering(c.width, c.height, BN, BM);
   const GlobalAccess path = vectorized_path(a, b, c);
   if (path == GlobalAccess::vector) {
-    gemm<true><<<grid, THREADS>>>(a, b, c);
+    gemm_vectorized<true><<<grid, THREADS>>>(a, b, c);
   } else {
-    gemm<false><<<grid, THREADS>>>(a, b, c);
+    gemm_vectorized<false><<<grid, THREADS>>>(a, b, c);
   }
   CUDA_CHECK_LAUNCH();
   return path;

@@ -185,7 +185,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
 }
 
 template <class T, bool VEC>
-__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm(Matrix a, Matrix b, Matrix c) {
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm_warp_tiled(Matrix a, Matrix b, Matrix c) {
   __shared__ __align__(16) float as[T::BK * T::A_PITCH];
   __shared__ __align__(16) float bs[T::BK * T::BN];
   const int row0 = blockIdx.y * T::BM;
@@ -201,9 +201,9 @@ template <class T>
 void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
   const dim3 grid = grid_covering(c.width, c.height, T::BN, T::BM);
   if (path == GlobalAccess::vector) {
-    gemm<T, true><<<grid, T::THREADS>>>(a, b, c);
+    gemm_warp_tiled<T, true><<<grid, T::THREADS>>>(a, b, c);
   } else {
-    gemm<T, false><<<grid, T::THREADS>>>(a, b, c);
+    gemm_warp_tiled<T, false><<<grid, T::THREADS>>>(a, b, c);
   }
 }
 

@@ -274,7 +274,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
 }
 
 template <class T, bool VEC>
-__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm(Matrix a, Matrix b, Matrix c) {
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm_pipelined(Matrix a, Matrix b, Matrix c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
   float* smem = reinterpret_cast<float*>(smem4);
   // Rasterisation: consecutive blocks walk down a group of GROUP_M tile rows before moving
@@ -300,7 +300,7 @@ void launch_kernel(Matrix a, Matrix b, Matrix c) {
   // Above 48 KiB a kernel must ask for its dynamic shared memory. Once per kernel and process
   // (the programs use device 0 only): the call costs microseconds, which show at small sizes.
   static const bool configured = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(gemm<T, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     T::SMEM_BYTES));
     return true;
   }();
@@ -308,7 +308,7 @@ void launch_kernel(Matrix a, Matrix b, Matrix c) {
   // A 1D grid: the kernel maps block numbers to tiles itself, in groups of GROUP_M rows.
   const long long tiles = static_cast<long long>((c.height + T::BM - 1) / T::BM) *
                           ((c.width + T::BN - 1) / T::BN);
-  gemm<T, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
+  gemm_pipelined<T, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
 }
 
 template <class T>

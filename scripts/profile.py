@@ -114,7 +114,8 @@ def short_name(kernel):
             cut = i + 2
     # On the H100 machine the transpose kernels' names still came out as "unnamed>::name"
     # (cause not found); drop that fragment.
-    return re.sub(r"^\w*>::", "", name[cut:].removeprefix("void "))
+    name = re.sub(r"^\w*>::", "", name[cut:].removeprefix("void "))
+    return name.replace("ladder::<unnamed>::", "")  # scopes inside template arguments
 
 
 def main():

@@ -59,7 +59,10 @@ def main():
             print(stage.program)
             continue
         for args in stage.bench:
-            print(shlex.join([stage.program, *HEADLINE[stage.problem_kind], *args]))
+            # The headline size unless the entry names its own.
+            sized = any(arg in ("--m", "--rows") for arg in args)
+            size = [] if sized else HEADLINE[stage.problem_kind]
+            print(shlex.join([stage.program, *size, *args]))
 
 
 if __name__ == "__main__":
