@@ -105,6 +105,7 @@ if wants sass; then
     run cuobjdump -sass "$program" >"$out/sass_$(basename "$program").txt" 2>&1
     run cuobjdump -res-usage "$program" >>"$out/resource_usage.txt" 2>&1
   done
+  python3 scripts/sass_counts.py "$out"/sass_*_gpu_*.txt >"$out/sass_counts.md" || step_failed=1
   for tile in 16 32; do
     run python3 05_gpu_unrolled/inner_loop_sass.py "$build/bin/05_gpu_unrolled" --tile "$tile"
   done >"$out/sass_05_inner_loops.txt" 2>&1

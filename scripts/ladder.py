@@ -69,28 +69,33 @@ def percent(row):
 
 def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
-    (the program's baseline row) where there is one, else against the previous stage's best."""
+    (the program's baseline row) where there is one, else against the previous stage's best.
+    '% of cuBLAS FP32': against the cuBLAS run of the same program, shown in the row, since
+    cuBLAS itself varies by a few percent from one process to the next."""
     body = []
     previous = None
-    ceiling = None
+    cublas = []
     for program, rows in results:
         baseline = next((r for r in rows if r["role"] == "baseline"), None)
         reference = baseline or previous
+        ceiling = next((r for r in rows if r["role"] == "ceiling"), None)
+        if ceiling:
+            cublas.append(float(ceiling["rate"]))
         for row in rows:
-            if row["role"] == "ceiling":
-                ceiling = row
             if row["role"] != "stage":
                 continue
             speedup = f"{float(row['rate']) / float(reference['rate']):.2f}x" if reference else ""
-            pct = percent(row)
+            same_run = f"{float(ceiling['rate']):.0f}" if ceiling else ""
+            pct = f"{100 * float(row['rate']) / float(ceiling['rate']):.1f}%" if ceiling else ""
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                         f"{float(row['rate']):.1f}", speedup, pct])
+                         f"{float(row['rate']):.1f}", speedup, same_run, pct])
         previous = best(rows) or previous
-    if ceiling:
-        body.append(["(ceiling)", ceiling["variant"], ceiling["problem"],
-                     f"{float(ceiling['median_ms']):.3f}", f"{float(ceiling['rate']):.1f}", "", "100%"])
-    return table(["stage", "variant", "problem", "median ms", "GFLOP/s",
-                  "vs previous stage", "% of cuBLAS FP32"], body)
+    text = table(["stage", "variant", "problem", "median ms", "GFLOP/s", "vs previous stage",
+                  "cuBLAS FP32 GFLOP/s, same run", "% of cuBLAS FP32"], body)
+    if cublas:
+        text += (f"\n\ncuBLAS SGEMM FP32 ran {len(cublas)} times, once in each GPU program: "
+                 f"{min(cublas):.0f} to {max(cublas):.0f} GFLOP/s.")
+    return text
 
 
 def transpose_table(results):
@@ -194,24 +199,38 @@ def main():
     parser.add_argument("--cpu-reps", type=int, default=3, help="timed runs of the CPU stages")
     parser.add_argument("--csv", help="also write every measured row to this CSV file")
     parser.add_argument("--sweep", metavar="DIR", help="run the size sweep into DIR instead")
+    parser.add_argument("--from-csv", metavar="CSV",
+                        help="print the tables of rows a ladder run wrote (--csv), running nothing")
     options = parser.parse_args()
     log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
 
     try:
         if options.sweep:
             return sweep(options, log)
+        if options.from_csv:
+            results, cpu_smaller = from_csv(options.from_csv)
+            return print_tables(results, cpu_smaller, {}, [], False)
         results, skipped, failed, cpu_smaller = run_ladder(options, log)
     except FileNotFoundError as error:
         log(f"\nladder: {error}\n")
         return 2
+    status = print_tables(results, cpu_smaller, skipped, failed, True)
+    if options.csv:
+        write_csv(options.csv, [r for kind in results.values() for _, rows in kind for r in rows])
+    return status
+
+
+def print_tables(results, cpu_smaller, skipped, failed, ran):
+    """The two tables (and what was skipped or failed); returns the exit code."""
     sections = [(GEMM, "Matrix product, C = A * B (FP32)", gemm_table),
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
     for kind, title, make_table in sections:
         if not results[kind]:
-            reasons = sorted({reason for reason, entries in skipped.items()
-                              for _, entry_kind in entries if entry_kind == kind})
-            why = "; ".join(reasons) if reasons else "no stage of this kind ran"
-            print(f"\n{title}: no table, its stages were skipped ({why})")
+            if ran:
+                reasons = sorted({reason for reason, entries in skipped.items()
+                                  for _, entry_kind in entries if entry_kind == kind})
+                why = "; ".join(reasons) if reasons else "no stage of this kind ran"
+                print(f"\n{title}: no table, its stages were skipped ({why})")
             continue
         print(f"\n{title}\n")
         print(make_table(results[kind]))
@@ -222,9 +241,22 @@ def main():
         print(f"\nskipped: {reason} ({', '.join(program for program, _ in entries)})")
     if failed:
         print("\nFAILED: " + "; ".join(failed))
-    if options.csv:
-        write_csv(options.csv, [r for kind in results.values() for _, rows in kind for r in rows])
     return 1 if failed else 0
+
+
+def from_csv(path):
+    """The results of a ladder run from the CSV it wrote: rows grouped by stage, in order."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    results = {GEMM: [], TRANSPOSE: []}
+    for row in rows:
+        kind = TRANSPOSE if row["unit"] == "GB/s" else GEMM
+        group = results[kind]
+        if not group or group[-1][0] != row["stage"]:
+            group.append((row["stage"], []))
+        group[-1][1].append(row)
+    problems = {row["problem"] for _, rows in results[GEMM] for row in rows}
+    return results, len(problems) > 1
 
 
 if __name__ == "__main__":

@@ -115,7 +115,8 @@ def short_name(kernel):
     # On the H100 machine the transpose kernels' names still came out as "unnamed>::name"
     # (cause not found); drop that fragment.
     name = re.sub(r"^\w*>::", "", name[cut:].removeprefix("void "))
-    return name.replace("ladder::<unnamed>::", "")  # scopes inside template arguments
+    # Scopes inside template arguments, as ncu and as c++filt print them.
+    return name.replace("ladder::<unnamed>::", "").replace("ladder::(anonymous namespace)::", "")
 
 
 def main():
