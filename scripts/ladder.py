@@ -250,7 +250,7 @@ def from_csv(path):
         rows = list(csv.DictReader(f))
     results = {GEMM: [], TRANSPOSE: []}
     for row in rows:
-        kind = TRANSPOSE if row["unit"] == "GB/s" else GEMM
+        kind = TRANSPOSE if row["problem"].endswith("floats") else GEMM
         group = results[kind]
         if not group or group[-1][0] != row["stage"]:
             group.append((row["stage"], []))
