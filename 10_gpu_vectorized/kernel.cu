@@ -12,7 +12,8 @@
 namespace ladder {
 namespace {
 
-// BK = 16 (not stage 09's 8): measured 77.7% vs 67.8% of cuBLAS at 4096^3. Half as many
+// BK = 16 (not stage 09's 8): 77.7% vs 67.8% of cuBLAS at 4096^3 in the development runs
+// (results/part3_development.md). Half as many
 // barrier pairs and load phases per FMA; __launch_bounds__(256, 2) still fits two blocks per SM.
 constexpr int BM = 128, BN = 128, BK = 16, TM = 8, TN = 8;
 constexpr int THREADS = BM * BN / (TM * TN);  // 256
@@ -109,10 +110,12 @@ __device__ void compute_slice(const float* as, const float* bs, int row, int col
     float b_frag[TN];
 #pragma unroll
     for (int i = 0; i < TM; i += 4)
-      *reinterpret_cast<float4*>(&a_frag[i]) = *reinterpret_cast<const float4*>(as + k * A_PITCH + row + i);
+      *reinterpret_cast<float4*>(&a_frag[i]) =
+          *reinterpret_cast<const float4*>(as + k * A_PITCH + row + i);
 #pragma unroll
     for (int j = 0; j < TN; j += 4)
-      *reinterpret_cast<float4*>(&b_frag[j]) = *reinterpret_cast<const float4*>(bs + k * BN + col + j);
+      *reinterpret_cast<float4*>(&b_frag[j]) =
+          *reinterpret_cast<const float4*>(bs + k * BN + col + j);
 #pragma unroll
     for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -135,7 +138,9 @@ __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[TM][
       } else {
 #pragma unroll
         for (int jj = 0; jj < 4; ++jj) {
-          if (!GUARD || (r < c.height && col + jj < c.width)) c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          if (!GUARD || (r < c.height && col + jj < c.width)) {
+            c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          }
         }
       }
     }
@@ -180,10 +185,7 @@ __global__ void __launch_bounds__(THREADS, 2) gemm_vectorized(Matrix a, Matrix b
 
 }  // namespace
 
-GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c) {
-  const bool vec = allows_float4(a) && allows_float4(b) && allows_float4(c);
-  return vec ? GlobalAccess::vector : GlobalAccess::scalar;
-}
+GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
 
 GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);

@@ -6,7 +6,8 @@
 // warp tiles (WM x WN); a warp's lanes form an LR x LC grid over a WSUBM x WSUBN sub-tile that
 // the warp steps over WMITER x WNITER times. A thread's TM x TN outputs are thus made of 4 x 4
 // pieces spaced WSUBM / WSUBN apart. In one LDS.128 of B the lanes read LC consecutive float4
-// (128 contiguous bytes, or a broadcast), and of A LR consecutive float4 - conflict-free. A
+// (16 x LC contiguous bytes, the rest broadcasts), and of A LR consecutive float4: no bank
+// conflict. A
 // warp's working set is also small and square-ish, so each fragment is reused more.
 // All sizes are template parameters; kCandidates lists the tilings the parameter search times.
 #include "11_gpu_warp_tiled/kernel.hpp"
@@ -70,7 +71,7 @@ __device__ void load_a_transposed(const Matrix& a, int row0, int k0, float* as) 
       as[(k + 3) * T::A_PITCH + r] = v.w;
     }
   } else {
-    // Scalar: eight consecutive threads read one row's slice. Each pass moves THREADS / BK
+    // Scalar: BK consecutive threads read one row's slice. Each pass moves THREADS / BK
     // rows down, so one pointer stepped by a fixed stride replaces a per-element address
     // (fewer registers held through the main loop).
     static_assert(T::THREADS % T::BK == 0, "whole rows per pass");
@@ -151,7 +152,9 @@ __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::T
       } else {
 #pragma unroll
         for (int jj = 0; jj < 4; ++jj) {
-          if (!GUARD || (r < c.height && col + jj < c.width)) c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          if (!GUARD || (r < c.height && col + jj < c.width)) {
+            c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          }
         }
       }
     }
@@ -185,7 +188,8 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
 }
 
 template <class T, bool VEC>
-__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm_warp_tiled(Matrix a, Matrix b, Matrix c) {
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
+    gemm_warp_tiled(Matrix a, Matrix b, Matrix c) {
   __shared__ __align__(16) float as[T::BK * T::A_PITCH];
   __shared__ __align__(16) float bs[T::BK * T::BN];
   const int row0 = blockIdx.y * T::BM;
@@ -241,10 +245,7 @@ std::vector<std::string> warp_tiled_configs() {
   return names;
 }
 
-GlobalAccess warp_tiled_path(Matrix a, Matrix b, Matrix c) {
-  const bool vec = allows_float4(a) && allows_float4(b) && allows_float4(c);
-  return vec ? GlobalAccess::vector : GlobalAccess::scalar;
-}
+GlobalAccess warp_tiled_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
 
 GlobalAccess launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);

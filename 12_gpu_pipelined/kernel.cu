@@ -18,6 +18,8 @@
 #include <stdexcept>
 
 #include "common/cuda_check.hpp"
+#include "common/device_probe.hpp"
+#include "common/errors.hpp"
 #include "common/grid.hpp"
 
 namespace ladder {
@@ -37,8 +39,9 @@ struct Tiling {
   static constexpr int WNITER = TN / 4;
   static constexpr int WSUBM = LR * 4;
   static constexpr int WSUBN = LC * 4;
-  static constexpr int A_PITCH = BM + 4;  // transposed A; padding keeps the 4-byte copies of a warp
-                                          // (4 rows x 8 k) in 32 different banks
+  // Transposed A, padded: a warp's 4-byte copies of A (32 / BK rows x BK k) then fall in
+  // 32 different banks at BK = 8, and two to a bank at BK = 16.
+  static constexpr int A_PITCH = BM + 4;
   static constexpr int A_FLOATS = BK * A_PITCH;
   static constexpr int STAGE_FLOATS = A_FLOATS + BK * BN;
   static constexpr int SMEM_BYTES = STAGES * STAGE_FLOATS * 4;
@@ -94,12 +97,12 @@ __device__ void wait_copies() {
 // ---- load tile: one BK slice of A (transposed) and B into one stage of the ring -------------
 // Everything that does not change from slice to slice (source pointers, which rows and columns
 // lie inside the matrices) is worked out once per block, so the main loop keeps few registers
-// for addresses: the accumulators and double-buffered fragments need ~100 of the 128 that two
-// resident blocks of 256 threads leave each thread.
+// for addresses: the accumulators and double-buffered fragments take 64 + 2 x (8 + 8) = 96 of
+// the 128 registers that two resident blocks of 256 threads leave each thread.
 template <class T, bool VEC>
 struct SliceLoader {
-  // A, one float at a time: the transposition happens in the copy (as[k][m]). Eight
-  // consecutive threads copy one row's 32-byte slice, a full sector.
+  // A, one float at a time: the transposition happens in the copy (as[k][m]). BK
+  // consecutive threads copy one row's slice of BK floats, whole 32-byte sectors.
   static constexpr int A_ROWS_PER_PASS = T::THREADS / T::BK;
   static constexpr int A_PASSES = T::BM / A_ROWS_PER_PASS;
   // B: W floats per copy (16 bytes on the vector path), rows of bs as in global memory.
@@ -108,7 +111,8 @@ struct SliceLoader {
   static constexpr int B_ROWS_PER_PASS = T::THREADS / B_THREADS_PER_ROW;
   static constexpr int B_PASSES = T::BK / B_ROWS_PER_PASS;
   static_assert(T::THREADS % T::BK == 0 && T::BM % A_ROWS_PER_PASS == 0, "even split of A");
-  static_assert(T::THREADS % B_THREADS_PER_ROW == 0 && T::BK % B_ROWS_PER_PASS == 0, "even split of B");
+  static_assert(T::THREADS % B_THREADS_PER_ROW == 0 && T::BK % B_ROWS_PER_PASS == 0,
+                "even split of B");
 
   const float* a_src;  // this thread's first element of A in the current slice
   const float* b_src;  // ... and of B
@@ -192,7 +196,9 @@ __device__ void compute_slice(const float* as, const float* bs, int a_off, int b
 #pragma unroll
   for (int k = 0; k < T::BK; ++k) {
     // Issue step k+1's shared loads before step k's FMAs use the registers loaded earlier.
-    if (k + 1 < T::BK) load_fragments<T>(as, bs, k + 1, a_off, b_off, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
+    if (k + 1 < T::BK) {
+      load_fragments<T>(as, bs, k + 1, a_off, b_off, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
+    }
 #pragma unroll
     for (int i = 0; i < T::TM; ++i)
 #pragma unroll
@@ -200,9 +206,7 @@ __device__ void compute_slice(const float* as, const float* bs, int a_off, int b
   }
 }
 
-// ---- store: as stage 11, except that edge blocks store one float at a time -------------------
-// (Edge blocks are few; dropping their float4 path keeps every configuration spill-free under
-// the 128-register budget of __launch_bounds__(256, 2).)
+// ---- store: as stage 11 (edge blocks store one float at a time) ------------------------------
 template <class T, bool VEC, bool GUARD>
 __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::TM][T::TN]) {
 #pragma unroll
@@ -217,7 +221,9 @@ __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::T
       } else {
 #pragma unroll
         for (int jj = 0; jj < 4; ++jj) {
-          if (!GUARD || (r < c.height && col + jj < c.width)) c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          if (!GUARD || (r < c.height && col + jj < c.width)) {
+            c.data[r * c.stride + col + jj] = acc[i][j + jj];
+          }
         }
       }
     }
@@ -274,7 +280,8 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
 }
 
 template <class T, bool VEC>
-__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) gemm_pipelined(Matrix a, Matrix b, Matrix c) {
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
+    gemm_pipelined(Matrix a, Matrix b, Matrix c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
   float* smem = reinterpret_cast<float*>(smem4);
   // Rasterisation: consecutive blocks walk down a group of GROUP_M tile rows before moving
@@ -300,8 +307,8 @@ void launch_kernel(Matrix a, Matrix b, Matrix c) {
   // Above 48 KiB a kernel must ask for its dynamic shared memory. Once per kernel and process
   // (the programs use device 0 only): the call costs microseconds, which show at small sizes.
   static const bool configured = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    T::SMEM_BYTES));
+    CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, VEC>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, T::SMEM_BYTES));
     return true;
   }();
   (void)configured;
@@ -323,28 +330,42 @@ void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
 struct Candidate {
   const char* name;
   void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
+  int shared_bytes;  // the ring's size per block
 };
 
+template <class T>
+constexpr Candidate candidate(const char* name) {
+  return Candidate{name, launch<T>, T::SMEM_BYTES};
+}
+
 // The first is the default: in the search on the H100 (results/search_12_gpu_pipelined.md),
-// the fastest at 4096^3 of the tilings that keep 85% of their 4096^3 rate at 4095^3 and 4097^3
-// (the first two rows differ by less than the run-to-run noise at 4096^3). Names: block tile BMxBNxBK, warp tile, thread tile,
-// threads per block, shared-memory stages, blocks per SM asked of __launch_bounds__.
-//                                         BM   BN  BK  WM  WN  TM  TN thr stages blocks/SM
+// the fastest at 4096^3 of the tilings that keep 85% of their 4096^3 rate at 4095^3 and
+// 4097^3 (the first two rows differ by less than the run-to-run noise at 4096^3). Names:
+// block tile BMxBNxBK, warp tile, thread tile, threads per block, shared-memory stages,
+// blocks per SM asked of __launch_bounds__.
+//                                                   BM   BN  BK  WM  WN  TM  TN thr st b/SM
 const Candidate kCandidates[] = {
-    {"128x128x16_w32x64_t8x8_256_s3_b2", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>>},
-    {"128x128x16_w64x32_t8x8_256_s3_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 3, 2>>},
-    {"128x128x16_w64x32_t8x8_256_s4_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 4, 2>>},
-    {"128x128x16_w32x64_t8x8_256_s4_b2", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 4, 2>>},
-    {"128x128x16_w64x32_t8x8_256_s2_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 2, 2>>},
-    {"128x128x8_w64x32_t8x8_256_s3_b2", launch<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 3, 2>>},
-    {"128x128x8_w32x64_t8x8_256_s3_b2", launch<Tiling<128, 128, 8, 32, 64, 8, 8, 256, 3, 2>>},
-    {"128x128x8_w64x32_t8x8_256_s4_b2", launch<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>},
-    {"128x64x16_w64x32_t8x8_128_s3_b4", launch<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>},
-    {"128x64x8_w64x32_t8x8_128_s3_b4", launch<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>},
-    {"128x256x8_w64x64_t8x16_256_s3_b1", launch<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>},
-    {"256x128x8_w64x64_t16x8_256_s3_b1", launch<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>},
-    {"128x128x8_w64x64_t8x16_128_s3_b2", launch<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>},
+    candidate<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>>("128x128x16_w32x64_t8x8_256_s3_b2"),
+    candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 3, 2>>("128x128x16_w64x32_t8x8_256_s3_b2"),
+    candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 4, 2>>("128x128x16_w64x32_t8x8_256_s4_b2"),
+    candidate<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 4, 2>>("128x128x16_w32x64_t8x8_256_s4_b2"),
+    candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 2, 2>>("128x128x16_w64x32_t8x8_256_s2_b2"),
+    candidate<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 3, 2>>("128x128x8_w64x32_t8x8_256_s3_b2"),
+    candidate<Tiling<128, 128, 8, 32, 64, 8, 8, 256, 3, 2>>("128x128x8_w32x64_t8x8_256_s3_b2"),
+    candidate<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>("128x128x8_w64x32_t8x8_256_s4_b2"),
+    candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>("128x64x16_w64x32_t8x8_128_s3_b4"),
+    candidate<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>("128x64x8_w64x32_t8x8_128_s3_b4"),
+    candidate<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>("128x256x8_w64x64_t8x16_256_s3_b1"),
+    candidate<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>("256x128x8_w64x64_t16x8_256_s3_b1"),
+    candidate<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>("128x128x8_w64x64_t8x16_128_s3_b2"),
 };
+
+const Candidate& find_candidate(const std::string& config) {
+  for (const Candidate& candidate : kCandidates) {
+    if (config == candidate.name) return candidate;
+  }
+  throw std::invalid_argument("stage 12 has no tiling '" + config + "'");
+}
 
 }  // namespace
 
@@ -357,20 +378,27 @@ std::vector<std::string> pipelined_configs() {
 GlobalAccess pipelined_path(Matrix, Matrix b, Matrix c) {
   // A is always copied 4 bytes at a time (each float goes to its own row of the transposed
   // slice), so only B's copies and C's stores need 16-byte alignment.
-  const bool vec = allows_float4(b) && allows_float4(c);
-  return vec ? GlobalAccess::vector : GlobalAccess::scalar;
+  return float4_path({b, c});
+}
+
+int pipelined_shared_bytes(const std::string& config) {
+  return find_candidate(config).shared_bytes;
 }
 
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  for (const Candidate& candidate : kCandidates) {
-    if (config != candidate.name) continue;
-    const GlobalAccess path = pipelined_path(a, b, c);
-    candidate.launch(path, a, b, c);
-    CUDA_CHECK_LAUNCH();
-    return path;
+  const Candidate& tiling = find_candidate(config);
+  // The limit of device 0, asked once: the programs use device 0 only.
+  static const int limit = max_shared_bytes_per_block();
+  if (tiling.shared_bytes > limit) {
+    throw UsageError("tiling " + config + " needs " + std::to_string(tiling.shared_bytes) +
+                     " bytes of shared memory per block; this GPU allows " +
+                     std::to_string(limit));
   }
-  throw std::invalid_argument("stage 12 has no tiling '" + config + "'");
+  const GlobalAccess path = pipelined_path(a, b, c);
+  tiling.launch(path, a, b, c);
+  CUDA_CHECK_LAUNCH();
+  return path;
 }
 
 }  // namespace ladder

@@ -15,13 +15,18 @@ namespace ladder {
 // search). Every one is correct for every size; they differ only in speed.
 std::vector<std::string> pipelined_configs();
 
+// Bytes of shared memory the named tiling's ring of slices takes per block. The launcher
+// refuses a tiling that needs more than the GPU allows a block (max_shared_bytes_per_block:
+// the two 4-stage BK=16 tilings need 66,560 bytes, more than sm_75's 64 KB) with a UsageError.
+int pipelined_shared_bytes(const std::string& config);
+
 // 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones; A is
 // always copied 4 bytes at a time (its floats go to different rows of the transposed slice).
 GlobalAccess pipelined_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
 // took, once the kernel is queued; an unknown tiling or mismatched shapes throw
-// std::invalid_argument, launch errors CudaError.
+// std::invalid_argument, a tiling too large for this GPU UsageError, launch errors CudaError.
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 }  // namespace ladder

@@ -16,10 +16,12 @@ void check_matrix_shape(int height, int width, int stride) {
     throw UsageError("stride " + std::to_string(stride) + " is smaller than the width " +
                      std::to_string(width));
   }
-  if (static_cast<long long>(stride) * height > INT_MAX) {
+  if (static_cast<long long>(stride) * (height + kEdgeRows) > INT_MAX) {
     throw UsageError("a " + std::to_string(height) + "x" + std::to_string(width) +
-                     " matrix is too large: this tutorial keeps every matrix under 2^31 "
-                     "elements (8 GiB) so that kernels can index with int");
+                     " matrix is too large: this tutorial keeps every matrix, and the " +
+                     std::to_string(kEdgeRows) +
+                     " rows past it that edge tiles address, under 2^31 elements (8 GiB) so "
+                     "that kernels can index with int");
   }
 }
 

@@ -12,8 +12,9 @@
 namespace ladder {
 
 // A view: it does not own its data. Owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand
-// views out. Every owner keeps stride * height below 2^31, so int index arithmetic cannot
-// overflow.
+// views out. Every owner keeps stride * (height + kEdgeRows) below 2^31, so int index
+// arithmetic cannot overflow, even for the rows past the edge that a tile overhanging the
+// matrix computes addresses for (and never reads).
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -30,9 +31,13 @@ struct Matrix {
   }
 };
 
+// The largest block tile of any stage (256 rows or columns): how far past a matrix's last row
+// a kernel may form an address.
+inline constexpr int kEdgeRows = 256;
+
 // Throws UsageError unless a height x width matrix with this stride is valid and its
-// stride * height stays below 2^31 elements (so kernels can index with int). Every owner
-// calls it before allocating; the options call it before anything is allocated.
+// stride * (height + kEdgeRows) stays below 2^31 elements (so kernels can index with int).
+// Every owner calls it before allocating; the options call it before anything is allocated.
 void check_matrix_shape(int height, int width, int stride);
 
 }  // namespace ladder

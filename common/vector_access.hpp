@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "common/matrix.hpp"
 
@@ -24,6 +25,14 @@ inline const char* path_name(GlobalAccess access) {
 // can be read or written as one float4.
 inline bool allows_float4(const Matrix& m) {
   return reinterpret_cast<std::uintptr_t>(m.data) % 16 == 0 && m.stride % 4 == 0;
+}
+
+// The 128-bit path when every operand a kernel moves 16 bytes at a time allows it.
+inline GlobalAccess float4_path(std::initializer_list<Matrix> operands) {
+  for (const Matrix& m : operands) {
+    if (!allows_float4(m)) return GlobalAccess::scalar;
+  }
+  return GlobalAccess::vector;
 }
 
 }  // namespace ladder

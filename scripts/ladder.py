@@ -67,9 +67,15 @@ def percent(row):
     return f"{float(value):.1f}%" if value not in ("", None) and float(value) > 0 else ""
 
 
+def rate_text(rate):
+    return f"{rate:.1f}" if rate < 100 else f"{rate:.0f}"
+
+
 def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
     (the program's baseline row) where there is one, else against the previous stage's best.
+    The ratio names the row it divides by: a stage's baseline run in its own process (the
+    previous stage's kernel) where it has one, else the previous stage's best row.
     '% of cuBLAS FP32': against the cuBLAS run of the same program, shown in the row, since
     cuBLAS itself varies by a few percent from one process to the next."""
     body = []
@@ -84,7 +90,12 @@ def gemm_table(results):
         for row in rows:
             if row["role"] != "stage":
                 continue
-            speedup = f"{float(row['rate']) / float(reference['rate']):.2f}x" if reference else ""
+            # Against the row it names, and only on the same problem (the CPU stages run a
+            # smaller one at the larger sizes).
+            same_problem = reference and reference["problem"] == row["problem"]
+            speedup = (f"{float(row['rate']) / float(reference['rate']):.2f}x vs "
+                       f"{reference['variant']} ({rate_text(float(reference['rate']))})"
+                       if same_problem else "")
             same_run = f"{float(ceiling['rate']):.0f}" if ceiling else ""
             pct = f"{100 * float(row['rate']) / float(ceiling['rate']):.1f}%" if ceiling else ""
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
@@ -236,7 +247,8 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
         print(make_table(results[kind]))
         if kind == GEMM and cpu_smaller:
             print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
-                  f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' compares rates.")
+                  f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' is left "
+                  "empty between different problems.")
     for reason, entries in skipped.items():
         print(f"\nskipped: {reason} ({', '.join(program for program, _ in entries)})")
     if failed:

@@ -8,6 +8,7 @@ Counts are of the code (each instruction once, loops not multiplied out): FFMA a
 loads that feed it (LDS and its 128-bit form LDS.128, LDG, LDGSTS: cp.async), stores and
 barriers. With the K loop fully unrolled, FFMA / LDS.128 is the inner loop's ratio.
 """
+import argparse
 import collections
 import re
 import shutil
@@ -57,10 +58,18 @@ def demangle(names):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dumps", nargs="+", help="files of `cuobjdump -sass` output")
+    options = parser.parse_args()  # a usage error exits 2
+    for path in options.dumps:
+        try:
+            open(path).close()
+        except OSError as error:
+            sys.stderr.write(f"sass_counts.py: {error}\n")
+            return 2
     rows = []
-    kernels = count(sys.argv[1:])
+    kernels = count(options.dumps)
     for name, counts in zip(demangle(list(kernels)), kernels.values()):
         lds = counts["LDS"] + counts["LDS.128"]
         ratio = f"{counts['FFMA'] / lds:.1f}" if lds else "-"
