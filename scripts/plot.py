@@ -11,6 +11,7 @@ import argparse
 import csv
 import os
 import re
+import textwrap
 from collections import defaultdict
 
 import matplotlib
@@ -55,14 +56,16 @@ def ladder_chart(rows, out):
         own = [r for r in rows if r["stage"] == stage and r["role"] == "stage" and r["unit"] == "GFLOP/s"]
         if own:
             top = max(own, key=lambda r: float(r["rate"]))
-            stages.append(f"{stage}\n{top['variant']}")
+            # The variant up to its first comma (Part 3 names its tiling in full), wrapped.
+            variant = textwrap.fill(top["variant"].split(",")[0].replace("_", " "), 16)
+            stages.append(f"{stage}\n{variant}")
             rates.append(float(top["rate"]))
     cublas = [float(r["rate"]) for r in rows if r["variant"].startswith("cuBLAS")]
-    fig, ax = plt.subplots(figsize=(11, 5.5))
+    fig, ax = plt.subplots(figsize=(12, 6))
     bars = ax.bar(range(len(rates)), rates, color="#4c72b0")
     ax.bar_label(bars, labels=[f"{r:,.0f}" for r in rates], fontsize=8)
     if cublas:
-        ax.axhline(max(cublas), color="#dd8452", linestyle="--", label=f"cuBLAS SGEMM FP32 ({max(cublas):,.0f})")
+        ax.axhline(max(cublas), color="#dd8452", linestyle="--", label=f"cuBLAS SGEMM FP32, fastest of its {len(cublas)} runs ({max(cublas):,.0f})")
     peak = peak_gflops(rows)
     if peak:
         ax.axhline(peak, color="#c44e52", linestyle=":", label=f"FP32 peak ({peak:,.0f})")
@@ -90,9 +93,12 @@ def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
             continue
         series[key][size] = max(series[key].get(size, 0), float(r["rate"]))
     fig, ax = plt.subplots(figsize=(11, 6))
+    # 20 distinct colours: more series than the default cycle of 10, which would repeat.
+    colours = iter(plt.cm.tab20.colors)
     for key, points in sorted(series.items()):
         sizes = sorted(points)
-        style = dict(color="black", linestyle="--", linewidth=2) if key.startswith(ceiling_prefix) else {}
+        style = (dict(color="black", linestyle="--", linewidth=2) if key.startswith(ceiling_prefix)
+                 else dict(color=next(colours)))
         ax.plot(sizes, [points[s] for s in sizes], marker="o", label=key, **style)
     ax.set_xscale("log", base=2)
     ax.set_xlabel(xlabel)
