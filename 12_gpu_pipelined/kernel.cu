@@ -381,22 +381,22 @@ GlobalAccess pipelined_path(Matrix, Matrix b, Matrix c) {
   return float4_path({b, c});
 }
 
-int pipelined_shared_bytes(const std::string& config) {
-  return find_candidate(config).shared_bytes;
+std::string pipelined_unfit_reason(const std::string& config) {
+  const int bytes = find_candidate(config).shared_bytes;
+  // The limit of device 0, asked once: the programs use device 0 only.
+  static const int limit = max_shared_bytes_per_block();
+  if (bytes <= limit) return "";
+  return "tiling " + config + " needs " + std::to_string(bytes) +
+         " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
 }
 
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  const Candidate& tiling = find_candidate(config);
-  // The limit of device 0, asked once: the programs use device 0 only.
-  static const int limit = max_shared_bytes_per_block();
-  if (tiling.shared_bytes > limit) {
-    throw UsageError("tiling " + config + " needs " + std::to_string(tiling.shared_bytes) +
-                     " bytes of shared memory per block; this GPU allows " +
-                     std::to_string(limit));
+  if (const std::string reason = pipelined_unfit_reason(config); !reason.empty()) {
+    throw UsageError(reason);
   }
   const GlobalAccess path = pipelined_path(a, b, c);
-  tiling.launch(path, a, b, c);
+  find_candidate(config).launch(path, a, b, c);
   CUDA_CHECK_LAUNCH();
   return path;
 }

@@ -15,10 +15,11 @@ namespace ladder {
 // search). Every one is correct for every size; they differ only in speed.
 std::vector<std::string> pipelined_configs();
 
-// Bytes of shared memory the named tiling's ring of slices takes per block. The launcher
-// refuses a tiling that needs more than the GPU allows a block (max_shared_bytes_per_block:
-// the two 4-stage BK=16 tilings need 66,560 bytes, more than sm_75's 64 KB) with a UsageError.
-int pipelined_shared_bytes(const std::string& config);
+// Why the named tiling cannot run on device 0, or "" when it can: its ring of slices needs
+// more shared memory per block than the GPU allows (max_shared_bytes_per_block: the two
+// 4-stage BK=16 tilings need 66,560 bytes, more than sm_75's 64 KB). The launcher throws
+// UsageError with this reason; --config all and the tests skip such a tiling.
+std::string pipelined_unfit_reason(const std::string& config);
 
 // 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones; A is
 // always copied 4 bytes at a time (its floats go to different rows of the transposed slice).

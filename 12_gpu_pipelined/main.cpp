@@ -42,14 +42,14 @@ int stage_main(int argc, char** argv) {
               ladder::launch_gemm_warp_tiled(stage11, a, b, c);
             });
   const auto path = ladder::pipelined_path(bench.a(), bench.b(), bench.c());
-  const int shared_limit = ladder::max_shared_bytes_per_block();
   for (const std::string& name : configs) {
     if (config != "all" && config != name) continue;
     // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
-    if (config == "all" && ladder::pipelined_shared_bytes(name) > shared_limit) {
-      std::fprintf(stderr, "skipped %s: it needs %d bytes of shared memory per block, this GPU "
-                   "allows %d\n", name.c_str(), ladder::pipelined_shared_bytes(name), shared_limit);
-      continue;
+    if (config == "all") {
+      if (const std::string reason = ladder::pipelined_unfit_reason(name); !reason.empty()) {
+        std::fprintf(stderr, "skipped: %s\n", reason.c_str());
+        continue;
+      }
     }
     bench.run(report, name + ", " + ladder::path_name(path), ladder::Role::stage,
               [name](Matrix a, Matrix b, Matrix c) {

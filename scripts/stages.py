@@ -27,7 +27,6 @@ class Stage:
         self.kind = entry["kind"]        # cpu, gemm or transpose
         self.gpu = entry["gpu"]
         self.program = entry["program"]  # path of the built program
-        self.notes = entry["notes"]
         self.ladder = list(entry["ladder"])                       # extra args, ladder run
         self.bench = [shlex.split(a) for a in entry["bench"]]     # one arg list per run
         self.profile = [shlex.split(a) for a in entry["profile"]]

@@ -16,7 +16,6 @@
 #include "11_gpu_warp_tiled/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
 #include "common/cuda_check.hpp"
-#include "common/device_probe.hpp"
 #include "common/device_matrix.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
@@ -197,8 +196,8 @@ TEST_CASE("12 pipelined: every tiling matches the reference on every shape and l
   std::vector<Variant> variants;
   for (const std::string& config : pipelined_configs()) {
     // The launcher refuses a ring larger than this GPU allows a block (sm_75: 64 KB).
-    if (pipelined_shared_bytes(config) > max_shared_bytes_per_block()) {
-      WARN("skipped " << config << ": its shared memory does not fit this GPU");
+    if (const std::string reason = pipelined_unfit_reason(config); !reason.empty()) {
+      WARN("skipped: " << reason);
       continue;
     }
     variants.push_back({config,
