@@ -17,6 +17,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 build=build-native
 status=0
+# This machine is meant to run the GPU code: no usable GPU (no code for it in the build, too
+# old a driver) fails every program and test instead of passing as Skipped.
+export LADDER_REQUIRE_GPU=1
 
 step() { echo; echo "=== $1 ($(date -u +%H:%M:%S))"; }
 # Runs a command, echoing it; a failure marks the step failed without stopping the others.

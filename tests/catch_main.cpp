@@ -1,11 +1,11 @@
 // The test runner's main: Catch2 v2 has no "skip", so test cases that need a GPU carry the
 // tag [gpu], and when the selected tests include one and no usable GPU exists, the runner
-// exits with 77, which ctest shows as Skipped (SKIP_RETURN_CODE 77). Such a test can never
-// pass by returning early.
+// exits with 77, which ctest shows as Skipped (SKIP_RETURN_CODE 77), or with 1 where
+// LADDER_REQUIRE_GPU says this machine must run them. Such a test can never pass by
+// returning early.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <string>
 
 #include "common/harness/program.hpp"
@@ -47,8 +47,8 @@ int main(int argc, char* argv[]) {
   // Listing happens at build time (test discovery): print nothing extra then.
   if (!only_listing && selection_needs_gpu(session)) {
     if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
-      std::fprintf(stderr, "skipped: the selected tests need a GPU: %s\n", reason.c_str());
-      return ladder::kExitSkipped;
+      return ladder::no_usable_gpu("", "the selected tests need a GPU: " + reason,
+                                   ladder::gpu_required());
     }
   }
   const int failures = session.run();

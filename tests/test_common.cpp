@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "common/errors.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/options.hpp"
+#include "common/harness/program.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/timing.hpp"
 #include "common/harness/verify.hpp"
@@ -52,6 +54,16 @@ TEST_CASE("matrix shapes are validated", "[common]") {
   // 46340^2 fits in 2^31 elements, but not with 256 more rows.
   REQUIRE_THROWS_WITH(check_matrix_shape(46340, 46340, 46340), Catch::Contains("too large"));
   REQUIRE_NOTHROW(check_matrix_shape(46000, 46000, 46000));
+}
+
+TEST_CASE("shapes next to INT_MAX are refused, not wrapped around", "[common]") {
+  // height + kEdgeRows would overflow int here: the sum must be formed in a wider type.
+  REQUIRE_THROWS_WITH(check_matrix_shape(2147483600, 1, 1), Catch::Contains("too large"));
+  REQUIRE_THROWS_WITH(check_matrix_shape(INT_MAX, 1, 1), Catch::Contains("too large"));
+  REQUIRE_THROWS_WITH(check_matrix_shape(1, INT_MAX, INT_MAX), Catch::Contains("too large"));
+  // The largest height a stride of 1 allows: its last edge row is element INT_MAX - 1.
+  REQUIRE_NOTHROW(check_matrix_shape(INT_MAX - kEdgeRows, 1, 1));
+  REQUIRE_THROWS_AS(check_matrix_shape(INT_MAX - kEdgeRows + 1, 1, 1), UsageError);
 }
 
 TEST_CASE("random inputs depend on the seed and the position only", "[common]") {
@@ -316,6 +328,23 @@ TEST_CASE("the help lists every option's text in one column, --help included", "
   }
   REQUIRE(option_lines == 8);  // --m --n --k --reps --warmup --seed --csv --help
   REQUIRE(help_listed);
+}
+
+TEST_CASE("LADDER_REQUIRE_GPU turns no usable GPU from a skip into a failure", "[common][program]") {
+  REQUIRE_FALSE(gpu_required(nullptr));
+  REQUIRE_FALSE(gpu_required(""));
+  REQUIRE_FALSE(gpu_required("0"));
+  REQUIRE(gpu_required("1"));
+  REQUIRE(gpu_required("yes"));
+
+  REQUIRE(no_usable_gpu("test: ", "no usable CUDA device: none here", false) == kExitSkipped);
+  REQUIRE(no_usable_gpu("test: ", "no usable CUDA device: none here", true) == kExitFailure);
+  // The programs follow the variable of the environment these tests run in.
+  char program[] = "test";
+  char* argv[] = {program, nullptr};
+  const auto no_device = [](int, char**) -> int { throw NoDeviceError("none here"); };
+  REQUIRE(run_program("test", no_device, 1, argv) ==
+          (gpu_required() ? kExitFailure : kExitSkipped));
 }
 
 TEST_CASE("a check's summary counts elements in the singular and the plural", "[common]") {

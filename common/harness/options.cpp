@@ -135,7 +135,7 @@ std::string Cli::usage() const {
   }
   out << option_line("--help", "print this help") << "\n\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
-         "77 no usable CUDA device.\n";
+         "77 no usable CUDA device (1 where LADDER_REQUIRE_GPU=1).\n";
   return out.str();
 }
 
