@@ -95,7 +95,7 @@ fi
 
 if wants profile; then
   step "Nsight Compute"
-  python3 scripts/profile.py --build "$build" --out "$out/profile.md" 2>"$out/profile.log" || {
+  python3 scripts/ncu_profile.py --build "$build" --out "$out/profile.md" 2>"$out/profile.log" || {
     tail -20 "$out/profile.log"; fail profile; }
   cat "$out/profile.md" 2>/dev/null
 fi

@@ -10,42 +10,30 @@ barriers. With the K loop fully unrolled, FFMA / LDS.128 is the inner loop's rat
 """
 import argparse
 import collections
-import re
 import shutil
 import subprocess
 import sys
 
+import sass
 from ladder import table
-from profile import short_name
+from ncu_profile import short_name
 
-INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
 COLUMNS = ["FFMA", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS", "STS", "STG", "STG.128",
            "BAR", "all"]
 
 
-def opcode(text):
-    """'@!P0 LDS.U.128 R4, [R2+0x10]' -> 'LDS.128'; 'FFMA R1, ...' -> 'FFMA'."""
-    words = re.sub(r"^@!?U?P\w+\s+", "", text).split()
-    parts = words[0].split(".")
-    wide = ".128" if "128" in parts[1:] else ""
-    return parts[0] + wide
-
-
-def count(paths):
+def count(dumps):
+    """Kernel name -> Counter of opcodes, from the text of each dump in turn."""
     kernels = collections.OrderedDict()
-    current = None
-    for path in paths:
+    for text in dumps:
         seen_before = set(kernels)  # a program also holds the kernels it reruns as baselines
-        with open(path) as f:
-            for line in f:
-                if "Function :" in line:
-                    name = line.split("Function :")[1].strip()
-                    current = None if name in seen_before else kernels.setdefault(
-                        name, collections.Counter())
-                elif current is not None and (match := INSTRUCTION.match(line)):
-                    op = opcode(match.group(1))
-                    current[op] += 1
-                    current["all"] += 1
+        for function in sass.functions(text):
+            if function.name in seen_before:
+                continue
+            counts = kernels.setdefault(function.name, collections.Counter())
+            for _, instruction in function.instructions:
+                counts[sass.opcode(instruction)] += 1
+                counts["all"] += 1
     return kernels
 
 
@@ -62,14 +50,24 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dumps", nargs="+", help="files of `cuobjdump -sass` output")
     options = parser.parse_args()  # a usage error exits 2
+    dumps = []
     for path in options.dumps:
         try:
-            open(path).close()
+            with open(path) as f:
+                dumps.append(f.read())
         except OSError as error:
             sys.stderr.write(f"sass_counts.py: {error}\n")
             return 2
+        except UnicodeDecodeError:
+            sys.stderr.write(f"sass_counts.py: {path} is not text: pass the output of "
+                             "`cuobjdump -sass PROGRAM`, not the program\n")
+            return 2
+    kernels = count(dumps)
+    if not kernels:
+        sys.stderr.write("sass_counts.py: no kernel in " + ", ".join(options.dumps)
+                         + ": is this the output of `cuobjdump -sass`?\n")
+        return 1
     rows = []
-    kernels = count(options.dumps)
     for name, counts in zip(demangle(list(kernels)), kernels.values()):
         lds = counts["LDS"] + counts["LDS.128"]
         ratio = f"{counts['FFMA'] / lds:.1f}" if lds else "-"

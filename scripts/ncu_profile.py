@@ -4,7 +4,7 @@
 Runs each GPU stage program once under `ncu --clock-control none` (the card's own clocks,
 as in the benchmarks) with a small set of metrics, and prints one row per kernel:
 
-  python3 scripts/profile.py [--build build-native] [--out results/profile.md]
+  python3 scripts/ncu_profile.py [--build build-native] [--out results/profile.md]
 
 Which programs run, and with which arguments, comes from the PROFILE entries of the stage
 declarations (CMakeLists.txt), read from BUILD/stages.json.
@@ -22,6 +22,7 @@ instruction), e.g. mio_throttle (the shared-memory/L1 queue is full), short_scor
 import argparse
 import csv
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -80,8 +81,12 @@ def available(ncu, metrics):
     known = {line.split()[0] for line in done.stdout.splitlines() if line.strip()}
     missing = [m for m in metrics if m.split(".")[0] not in known]
     for metric in missing:
-        sys.stderr.write(f"profile.py: this ncu does not know {metric}; its column stays empty\n")
+        sys.stderr.write(f"ncu_profile.py: this ncu does not know {metric}; its column stays empty\n")
     return [m for m in metrics if m not in missing]
+
+
+class ProfileFailed(Exception):
+    """ncu did not give a table for a program; the message says why, in one line."""
 
 
 def profile(ncu, metrics, program_path, args):
@@ -89,10 +94,16 @@ def profile(ncu, metrics, program_path, args):
                "--metrics", ",".join(metrics), program_path, "--reps", "1", "--warmup", "0", *args]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"ncu failed on {program_path}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
+        raise ProfileFailed(f"ncu failed on {program_path} with exit code {done.returncode} "
+                            "(its output above)")
     # ncu prints the program's own output first; the CSV starts at the header row.
-    text = done.stdout[done.stdout.index('"ID"'):]
-    rows = list(csv.DictReader(io.StringIO(text)))
+    start = done.stdout.find('"ID"')
+    if start < 0:
+        sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
+        raise ProfileFailed(f"ncu printed no CSV table for {program_path} (its output above): "
+                            "did the program launch a kernel?")
+    rows = list(csv.DictReader(io.StringIO(done.stdout[start:])))
     return [r for r in rows[1:] if r.get("Kernel Name")]  # rows[0] holds the units
 
 
@@ -127,11 +138,16 @@ def main():
     options = parser.parse_args()
     ncu = shutil.which("ncu")
     if not ncu:
-        sys.stderr.write("profile.py: ncu (Nsight Compute) is not on the PATH; the table it makes "
-                         "is committed as results/profile.md\n")
+        sys.stderr.write("ncu_profile.py: ncu (Nsight Compute) is not on the PATH; the table it "
+                         "makes is committed as results/profile.md\n")
         return 2
     programs = [(stage.name, stage.program, PROBLEM[stage.problem_kind] + args)
                 for stage in manifest.load(options.build) if stage.gpu for args in stage.profile]
+    for _, path, _ in programs:
+        if not os.path.exists(path):
+            sys.stderr.write(f"ncu_profile.py: no program {path}: build first "
+                             f"(cmake --build {options.build})\n")
+            return 2
 
     metrics = available(ncu, METRICS)
     header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
@@ -142,7 +158,12 @@ def main():
     body, pipes = [], []
     for program, path, args in programs:
         sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
-        for row in profile(ncu, metrics, path, args):
+        try:
+            rows = profile(ncu, metrics, path, args)
+        except ProfileFailed as error:
+            sys.stderr.write(f"ncu_profile.py: {error}\n")
+            return 1
+        for row in rows:
             kernel = short_name(row["Kernel Name"])
             if any(harness in kernel for harness in HARNESS):
                 continue
