@@ -25,13 +25,24 @@ GEMM = "gemm"
 TRANSPOSE = "transpose"
 ARTICLE_PROBLEM = (1920, 1280, 1024)  # m, n, k: A 1920x1024 * B 1024x1280
 SKIPPED = 77
+# What the tables read from each row (a ladder CSV also names the stage of each row).
+COLUMNS = ("variant", "role", "problem", "median_ms", "rate")
+NUMBERS = {"median_ms", "rate"}
+# Where a reader whose machine skipped stages (no GPU) finds the tables measured on one.
+COMMITTED = ("The skipped stages' tables, measured on an H100, are committed in results/ "
+             "(results/README.md lists them); print them with: "
+             "python3 scripts/ladder.py --from-csv results/ladder_4096.csv")
+
+
+class MissingInput(Exception):
+    """A program or file the run needs is missing or unreadable: exit 2 with this line."""
 
 
 def run_stage(stage, args, log):
     """Runs one program with --csv; returns (rows, skip_reason). Raises on failure."""
     program, path = stage.name, stage.program
     if not os.path.exists(path):
-        raise FileNotFoundError(f"no program {path}: build first (scripts/run_all.sh)")
+        raise MissingInput(f"no program {path}: build first (scripts/run_all.sh)")
     started = time.monotonic()
     log(f"  {program} {' '.join(args)} ... ")
     done = subprocess.run([path, "--csv", *args], capture_output=True, text=True)
@@ -44,8 +55,28 @@ def run_stage(stage, args, log):
         log(f"FAILED with exit code {done.returncode}\n")
         sys.stderr.write(done.stdout + done.stderr)
         raise RuntimeError(f"{program} failed (exit code {done.returncode})")
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    if unreadable(rows, COLUMNS):
+        log("no CSV rows\n")
+        raise RuntimeError(f"{program} printed no CSV rows with the columns {', '.join(COLUMNS)}")
     log(f"ok ({seconds:.1f} s)\n")
-    return list(csv.DictReader(io.StringIO(done.stdout))), None
+    return rows, None
+
+
+def unreadable(rows, columns):
+    """Why the tables cannot use these rows (no rows, a column or a number missing), or ""."""
+    if not rows:
+        return "no rows"
+    missing = [column for column in columns if column not in rows[0]]
+    if missing:
+        return "no column " + ", ".join(missing)
+    for row in rows:
+        for column in NUMBERS.intersection(columns):
+            try:
+                float(row[column])
+            except (TypeError, ValueError):
+                return f"{column} '{row[column]}' is not a number"
+    return ""
 
 
 def best(rows):
@@ -149,8 +180,6 @@ def run_ladder(options, log):
             args = ["--rows", str(options.rows), "--cols", str(options.cols)]
         try:
             rows, reason = run_stage(stage, args + stage.ladder, log)
-        except FileNotFoundError:
-            raise
         except RuntimeError as error:
             failed.append(str(error))
             continue
@@ -222,8 +251,8 @@ def main():
             results, cpu_smaller = from_csv(options.from_csv)
             return print_tables(results, cpu_smaller, {}, [], False)
         results, skipped, failed, cpu_smaller = run_ladder(options, log)
-    except FileNotFoundError as error:
-        log(f"\nladder: {error}\n")
+    except MissingInput as error:
+        log(f"\nladder.py: {error}\n")
         return 2
     status = print_tables(results, cpu_smaller, skipped, failed, True)
     if options.csv:
@@ -251,6 +280,8 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
                   "empty between different problems.")
     for reason, entries in skipped.items():
         print(f"\nskipped: {reason} ({', '.join(program for program, _ in entries)})")
+    if skipped:
+        print(f"\n{COMMITTED}")
     if failed:
         print("\nFAILED: " + "; ".join(failed))
     return 1 if failed else 0
@@ -258,8 +289,14 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
 
 def from_csv(path):
     """The results of a ladder run from the CSV it wrote: rows grouped by stage, in order."""
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise MissingInput(f"cannot read {path}: {error}")
+    why = unreadable(rows, ("stage",) + COLUMNS)
+    if why:
+        raise MissingInput(f"{path} is not a CSV that ladder.py --csv wrote ({why})")
     results = {GEMM: [], TRANSPOSE: []}
     for row in rows:
         kind = TRANSPOSE if row["problem"].endswith("floats") else GEMM

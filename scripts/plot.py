@@ -6,23 +6,42 @@
 Reads RESULTS/ladder_4096.csv (the ladder at 4096^3), RESULTS/sweep_gemm.csv and
 RESULTS/sweep_transpose.csv; writes RESULTS/ladder.png, gemm_sizes.png, transpose_sizes.png.
 Needs matplotlib (Debian: python3-matplotlib).
+
+Exit codes: 0 charts written; 2 something it needs is missing, with one line saying what:
+matplotlib, or a CSV (absent, or not one that ladder.py wrote), the same code the other
+scripts give when their tool (ncu, cuobjdump) or an input is missing.
 """
 import argparse
 import csv
 import os
 import re
+import sys
 import textwrap
 from collections import defaultdict
 
-import matplotlib
+from ladder import MissingInput, unreadable
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+try:
+    import matplotlib
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+except ImportError:
+    plt = None  # main() says so, after checking the CSVs
+
+COLUMNS = ("stage", "variant", "role", "problem", "device", "rate", "unit")  # what the charts read
+MISSING = 2  # the exit code when matplotlib or a CSV is missing (see above)
 
 
 def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise MissingInput(f"cannot read {path}: {error} (scripts/ladder.py writes it)")
+    why = unreadable(rows, COLUMNS)
+    if why:
+        raise MissingInput(f"{path} is not a CSV that scripts/ladder.py wrote ({why})")
+    return rows
 
 
 def peak_gflops(rows):
@@ -114,16 +133,28 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default="results")
     folder = parser.parse_args().results
-    ladder_chart(read(os.path.join(folder, "ladder_4096.csv")), os.path.join(folder, "ladder.png"))
-    size_chart(read(os.path.join(folder, "sweep_gemm.csv")), "GFLOP/s", "cuBLAS",
+    try:
+        ladder, gemm, transpose = (read(os.path.join(folder, name)) for name in
+                                   ("ladder_4096.csv", "sweep_gemm.csv", "sweep_transpose.csv"))
+    except MissingInput as error:
+        sys.stderr.write(f"plot.py: {error}\n")
+        return MISSING
+    if plt is None:
+        sys.stderr.write("plot.py: matplotlib is not installed (Debian: apt-get install "
+                         "python3-matplotlib; or pip install matplotlib); the charts it makes "
+                         "are committed in results/\n")
+        return MISSING
+    ladder_chart(ladder, os.path.join(folder, "ladder.png"))
+    size_chart(gemm, "GFLOP/s", "cuBLAS",
                "N: cube root of m*n*k (N^3 problems, and the articles' 1920x1280x1024 at 1360)",
                "GFLOP/s (2*m*n*k / median time)", "Matrix product: GFLOP/s against size",
                os.path.join(folder, "gemm_sizes.png"))
-    size_chart(read(os.path.join(folder, "sweep_transpose.csv")), "GB/s", "cudaMemcpy",
+    size_chart(transpose, "GB/s", "cudaMemcpy",
                "N: an N x N matrix of floats", "effective GB/s (N*N*4 bytes read + written)",
                "Transpose: bandwidth against size", os.path.join(folder, "transpose_sizes.png"))
     print(f"wrote {folder}/ladder.png, gemm_sizes.png, transpose_sizes.png")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: configure, build every stage, run them in order, print the ladder tables.
-# Stages that need a GPU say why they were skipped when there is none.
+# Stages that need a GPU say why they were skipped when there is none, and a closing line
+# points to the tables measured on one (results/, and ladder.py --from-csv to print them).
 #   scripts/run_all.sh [options of scripts/ladder.py, e.g. --m 4096 --n 4096 --k 4096]
 # Progress and the build's messages go to stderr (the build's full log to BUILD/run_all.log);
 # the tables go to stdout.

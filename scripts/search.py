@@ -24,6 +24,12 @@ from ladder import table, write_csv
 SIZES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095),
          (4097, 4097, 4097), (1920, 1280, 1024)]
 SORT_BY = "4096x4096x4096"
+NO_GPU = 77  # the programs' exit code for "no usable CUDA device"
+COLUMNS = ("role", "variant", "rate")  # what the table reads from each row
+
+
+class SearchFailed(Exception):
+    """A program did not give its rows; the message says why, in one line."""
 
 
 def label(size):
@@ -36,10 +42,23 @@ def run(stage, args, size):
     command = [stage.program, "--csv", "--m", str(m), "--n", str(n), "--k", str(k), *reps, *args]
     sys.stderr.write(f"  {stage.name} {' '.join(command[2:])}\n")
     done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == NO_GPU:
+        # A search without its timings is no search: a failure, not a skip.
+        raise SearchFailed(f"{stage.name} found no usable GPU (exit code {NO_GPU}): "
+                           f"{last_line(done.stderr)}; the search needs one")
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
-        raise SystemExit(f"search.py: {stage.name} failed with exit code {done.returncode}")
-    return list(csv.DictReader(io.StringIO(done.stdout)))
+        raise SearchFailed(f"{stage.name} failed with exit code {done.returncode} (its output above)")
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    if not rows or any(column not in rows[0] for column in COLUMNS):
+        raise SearchFailed(f"{stage.name} printed no CSV rows with the columns "
+                           f"{', '.join(COLUMNS)}: is {stage.program} a stage program?")
+    return rows
+
+
+def last_line(text):
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else "(it printed nothing)"
 
 
 def search(stage, args, out_dir):
@@ -87,10 +106,20 @@ def main():
     options = parser.parse_args()
     searched = [stage for stage in manifest.load(options.build) if stage.search]
     if not searched:
-        sys.exit("search.py: no stage declares SEARCH arguments")
+        sys.stderr.write("search.py: no stage declares SEARCH arguments\n")
+        return 2
+    for stage in searched:
+        if not os.path.exists(stage.program):
+            sys.stderr.write(f"search.py: no program {stage.program}: build first "
+                             f"(cmake --build {options.build})\n")
+            return 2
     for stage in searched:
         for args in stage.search:
-            search(stage, args, options.out)
+            try:
+                search(stage, args, options.out)
+            except SearchFailed as error:
+                sys.stderr.write(f"search.py: {error}\n")
+                return 1
     return 0
 
 

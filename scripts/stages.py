@@ -17,7 +17,7 @@ HEADLINE = {
     "gemm": ["--m", "4096", "--n", "4096", "--k", "4096"],
     "transpose": ["--rows", "8192", "--cols", "8192"],
 }
-CONFIGURE_HINT = "configure first: cmake --preset default (or native), then build"
+CONFIGURE_HINT = "cmake --preset default (or native), then build"
 
 
 class Stage:
@@ -39,17 +39,31 @@ class Stage:
 
 
 def load(build_dir):
-    """The stages in ladder order; exits with a one-line reason when there is no manifest."""
+    """The stages in ladder order; exits 2 with a one-line reason when the manifest is missing
+    or unreadable."""
     path = os.path.join(build_dir, "stages.json")
     if not os.path.exists(path):
-        sys.exit(f"no stage manifest {path}: {CONFIGURE_HINT}, or pass the build folder")
-    with open(path) as f:
-        return [Stage(entry) for entry in json.load(f)]
+        fail(f"no stage manifest {path}: configure first: {CONFIGURE_HINT}, "
+             "or pass the build folder")
+    try:
+        with open(path) as f:
+            return [Stage(entry) for entry in json.load(f)]
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        # ValueError: not JSON; TypeError and KeyError: JSON, but not a list of stage entries.
+        fail(f"unreadable stage manifest {path} ({type(error).__name__}: {error}): "
+             f"configure again: {CONFIGURE_HINT}")
+
+
+def fail(reason):
+    """One line naming the script that was run (this module serves them all), then exit 2."""
+    sys.stderr.write(f"{os.path.basename(sys.argv[0])}: {reason}\n")
+    sys.exit(2)
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[2] not in ("bench", "gpu"):
-        sys.exit(__doc__)
+        sys.stderr.write(__doc__)
+        sys.exit(2)
     stages = load(sys.argv[1])
     for stage in stages:
         if not stage.gpu:
