@@ -1,0 +1,85 @@
+"""What the script tests share: running a script as a reader would, and stand-ins for the
+tools and programs it calls (a stage manifest, stage programs, ncu, cuobjdump), so that the
+tests need no GPU, no build and no CUDA tools."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(REPO, "scripts")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+NO_GPU = 77
+
+# A stage program's --csv header, as the harness prints it.
+CSV_HEADER = "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified"
+
+sys.path.insert(0, SCRIPTS)  # for the tests that call a module's functions directly
+
+
+class ScriptTest(unittest.TestCase):
+    """Each test gets a fresh folder; tools made with make_tool are the only ones on the PATH."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.folder = folder.name
+        self.tools = os.path.join(self.folder, "tools")
+        os.mkdir(self.tools)
+
+    def run_script(self, script, *args, python_path=None):
+        """Runs REPO/script with this Python, the PATH holding only the stand-in tools."""
+        environment = {"PATH": self.tools, "PYTHONDONTWRITEBYTECODE": "1"}
+        if python_path:
+            environment["PYTHONPATH"] = python_path
+        return subprocess.run([sys.executable, os.path.join(REPO, script), *args],
+                              capture_output=True, text=True, env=environment, timeout=60)
+
+    def make_program(self, name, stdout="", stderr="", exit_code=0, folder=None):
+        """An executable that prints what it is given and exits with exit_code."""
+        path = os.path.join(folder or self.folder, name)
+        with open(path, "w") as f:
+            f.write(f"#!{sys.executable}\nimport sys\n"
+                    f"sys.stdout.write({stdout!r})\nsys.stderr.write({stderr!r})\n"
+                    f"sys.exit({exit_code})\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def make_tool(self, name, stdout="", stderr="", exit_code=0):
+        return self.make_program(name, stdout, stderr, exit_code, folder=self.tools)
+
+    def make_manifest(self, stages):
+        """BUILD/stages.json with these entries (defaults for the fields not given); returns BUILD."""
+        build = os.path.join(self.folder, "build")
+        os.makedirs(build, exist_ok=True)
+        defaults = {"part": 1, "kind": "gemm", "gpu": True, "ladder": [], "bench": [],
+                    "profile": [], "search": []}
+        with open(os.path.join(build, "stages.json"), "w") as f:
+            json.dump([{**defaults, **stage} for stage in stages], f)
+        return build
+
+    def write(self, name, text):
+        path = os.path.join(self.folder, name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def assert_clear_failure(self, done, exit_code, words):
+        """Exit code as given, no traceback, and the last line of stderr says what went wrong."""
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertEqual(done.returncode, exit_code, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        self.assertTrue(lines, "nothing on stderr")
+        self.assertIn(words, lines[-1])
+
+
+def csv_rows(stage, rows):
+    """Program output: the header, then one line per (variant, role, rate) of a GEMM."""
+    lines = [CSV_HEADER]
+    for variant, role, rate in rows:
+        lines.append(f"{stage},\"{variant}\",{role},A 64x64 * B 64x64,Test GPU (1 SMs),"
+                     f"1.0,1.0,3,{rate},GFLOP/s,,yes")
+    return "\n".join(lines) + "\n"

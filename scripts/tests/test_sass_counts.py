@@ -1,0 +1,80 @@
+"""scripts/sass.py, the one SASS parser, and scripts/sass_counts.py that counts with it:
+counts per kernel, and what it says about a missing file, a program passed instead of its
+dump, and text with no kernel in it."""
+import unittest
+
+from support import ScriptTest
+import sass  # from scripts/, which support puts on the path
+
+DUMP = """
+Fatbin elf code:
+================
+arch = sm_90
+
+	code for sm_90
+		Function : kernel_a
+	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+        /*0000*/                   LDS.U.128 R4, [R2+0x10] ;          /* 0x000fe20008000c00 */
+                                                                      /* 0x000fe20008000c00 */
+        /*0010*/              @!P0 LDS R8, [R3] ;                     /* 0x000fe20008000c00 */
+        /*0020*/                   FFMA R1, R4, R8, R1 ;              /* 0x000fe20008000c00 */
+        /*0030*/                   FFMA R1, R5, R8, R1 ;              /* 0x000fe20008000c00 */
+        /*0040*/                   EXIT ;                             /* 0x000fe20008000c00 */
+		..........
+"""
+# A second program that also holds kernel_a (its baseline): counted once, from the first dump.
+SECOND_DUMP = DUMP.replace("kernel_a", "kernel_b") + DUMP
+
+
+class ParserTest(unittest.TestCase):
+    def test_functions_per_architecture(self):
+        text = DUMP + DUMP.replace("sm_90", "sm_80").replace("SM90", "SM80")
+        found = sass.functions(text)
+        self.assertEqual([(f.architecture, f.name) for f in found],
+                         [("sm_90", "kernel_a"), ("sm_80", "kernel_a")])
+        self.assertEqual(found[0].instructions[1], (0x10, "@!P0 LDS R8, [R3]"))
+        self.assertEqual(len(found[0].instructions), 5)
+
+    def test_opcode_keeps_the_width_and_mnemonic_drops_it(self):
+        self.assertEqual(sass.opcode("@!P0 LDS.U.128 R4, [R2+0x10]"), "LDS.128")
+        self.assertEqual(sass.opcode("@UP1 LDG.E R4, desc[UR4][R2.64]"), "LDG")
+        self.assertEqual(sass.mnemonic("@!P0 LDS.U.128 R4, [R2+0x10]"), "LDS")
+        self.assertEqual(sass.mnemonic("FFMA R1, R2, R3, R1"), "FFMA")
+
+
+class SassCountsTest(ScriptTest):
+    def test_counts_and_ratio(self):
+        done = self.run_script("scripts/sass_counts.py", self.write("a.txt", DUMP))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        row = next(line for line in done.stdout.splitlines() if "kernel_a" in line)
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        # kernel, FFMA, LDS, LDS.128, LDG, LDG.128, LDGSTS, STS, STG, STG.128, BAR, all, ratio
+        self.assertEqual(cells, ["kernel_a", "2", "1", "1", "0", "0", "0", "0", "0", "0", "0",
+                                 "5", "1.0"])
+
+    def test_a_kernel_in_two_dumps_counts_once(self):
+        done = self.run_script("scripts/sass_counts.py", self.write("a.txt", DUMP),
+                               self.write("b.txt", SECOND_DUMP))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rows = [line for line in done.stdout.splitlines() if "kernel_" in line]
+        self.assertEqual(len(rows), 2)
+        self.assertIn("| 5 ", rows[0])  # kernel_a from a.txt only
+
+    def test_missing_file(self):
+        done = self.run_script("scripts/sass_counts.py", "/no/such/dump.txt")
+        self.assert_clear_failure(done, 2, "No such file")
+
+    def test_program_instead_of_its_dump(self):
+        path = self.write("program", "")
+        with open(path, "wb") as f:
+            f.write(b"\x7fELF\x02\x01\x01\x00\xa0\xff\xfe")
+        done = self.run_script("scripts/sass_counts.py", path)
+        self.assert_clear_failure(done, 2, "is not text")
+
+    def test_text_without_kernels(self):
+        done = self.run_script("scripts/sass_counts.py", self.write("log.txt", "hello\n"))
+        self.assert_clear_failure(done, 1, "no kernel in")
+
+
+if __name__ == "__main__":
+    unittest.main()
