@@ -26,20 +26,24 @@ namespace {
 
 // Shapes around the block tiles (64, 128, 256), the K slices (8, 16), the thread tiles, and
 // the degenerate ones; 257x129x1025 and 1100x200x40 refill stage 12's ring many times and
-// span more than one group of 8 tile rows in its block order. Under compute-sanitizer
-// (LADDER_QUICK_SHAPES set, see tests/CMakeLists.txt) a few shapes that still run interior
-// and edge blocks, a partial K slice, both paths, a ring refilled (K = 97: seven slices of
-// 16) and two block-order groups (1100 rows): the sanitizers make each launch hundreds of
-// times slower.
+// span more than one group of 8 tile rows in its block order. In 33x66x18 and 130x258x70
+// every operand's width (k for A, n for B and C) is 2 mod 4: the "shifted sub-view" layout
+// then gives strides of whole float4s with pointers one float past a 16-byte boundary, so a
+// launcher that checked only strides would take the 128-bit path and fault. Under
+// compute-sanitizer (LADDER_QUICK_SHAPES set, see tests/CMakeLists.txt) a few shapes that
+// still run interior and edge blocks, a partial K slice, both paths, a ring refilled (K = 97:
+// seven slices of 16), two block-order groups (1100 rows) and the misaligned pointers
+// (33x66x18): the sanitizers make each launch hundreds of times slower.
 std::vector<test::GemmCase> part3_cases() {
   if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) {
-    return {{3, 5, 7}, {129, 260, 33}, {200, 130, 17}, {129, 70, 97}, {1100, 40, 24}};
+    return {{3, 5, 7},     {129, 260, 33}, {200, 130, 17},
+            {129, 70, 97}, {1100, 40, 24}, {33, 66, 18}};
   }
   return {{1, 1, 1},     {1, 1, 7},      {7, 1, 1},       {1, 9, 1},      {3, 5, 7},
           {17, 33, 9},   {64, 64, 1},    {63, 63, 63},    {64, 64, 64},   {65, 65, 65},
           {127, 129, 17}, {128, 128, 16}, {129, 127, 33},  {255, 257, 31}, {256, 256, 24},
           {1000, 3, 17}, {3, 1000, 17},  {17, 1000, 3},   {200, 300, 40}, {257, 129, 1025},
-          {1100, 200, 40}};
+          {1100, 200, 40}, {33, 66, 18},  {130, 258, 70}};
 }
 
 // Where an operand lives inside a larger device buffer.
@@ -154,6 +158,24 @@ void check_part3(const std::vector<Variant>& variants) {
 }  // namespace
 
 TEST_CASE("09 register tiled: 1D and 2D match the reference on every shape and layout",
+TEST_CASE("some shapes give every operand of the shifted sub-view a stride of whole float4s "
+          "and a pointer one float past a 16-byte boundary",
+          "[stage10][stage11][stage12]") {
+  const Layout& shifted = kLayouts[3];
+  REQUIRE(std::string(shifted.name) == "shifted sub-view");
+  const auto misaligned_with_float4_stride = [&shifted](int width) {
+    const int stride = shifted.stride(width + shifted.col_offset);
+    const int offset = shifted.row_offset * stride + shifted.col_offset;
+    return stride % 4 == 0 && offset % 4 != 0;
+  };
+  int shapes = 0;
+  for (const auto& shape : part3_cases()) {
+    // A's width is k; B's and C's are n.
+    shapes += misaligned_with_float4_stride(shape.k) && misaligned_with_float4_stride(shape.n);
+  }
+  REQUIRE(shapes >= 1);
+}
+
           "[gpu][stage09]") {
   std::vector<Variant> variants;
   for (const auto& [name, tiling] : {std::pair{"1D", RegisterTiling::one_d},
