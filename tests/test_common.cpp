@@ -308,6 +308,33 @@ TEST_CASE("options reject bad input with a message naming the problem", "[common
   REQUIRE_THROWS_AS(parse({"--reps", "0"}), UsageError);
 }
 
+TEST_CASE("GPU programs flush L2 before each timed run unless told --l2 warm", "[common][cli]") {
+  using Catch::Contains;
+  const auto parse_l2 = [](RunOptions options, std::vector<std::string> args) {
+    Cli cli("test", "test program");
+    add_run_options(cli, options);
+    std::vector<char*> argv{const_cast<char*>("test")};
+    for (auto& arg : args) argv.push_back(arg.data());
+    cli.parse(static_cast<int>(argv.size()), argv.data());
+    return options;
+  };
+  REQUIRE(parse_l2(gpu_run_defaults(), {}).l2 == "flushed");
+  REQUIRE(parse_l2(gpu_run_defaults(), {}).flush_l2());
+  REQUIRE(parse_l2(gpu_run_defaults(), {"--l2", "warm"}).l2 == "warm");
+  REQUIRE_FALSE(parse_l2(gpu_run_defaults(), {"--l2=warm"}).flush_l2());
+  REQUIRE_THROWS_WITH(parse_l2(gpu_run_defaults(), {"--l2", "hot"}),
+                      Contains("--l2 must be one of flushed|warm"));
+  // CPU programs have no GPU cache to flush, so no such option.
+  REQUIRE(cpu_run_defaults().l2.empty());
+  REQUIRE_THROWS_WITH(parse_l2(cpu_run_defaults(), {"--l2", "warm"}),
+                      Contains("unknown option '--l2'"));
+}
+
+TEST_CASE("the L2 flush writes twice the cache's size", "[common][timing]") {
+  REQUIRE(l2_flush_bytes(50u << 20) == 100u << 20);  // the H100's 50 MB
+  REQUIRE(l2_flush_bytes(0) == 0);
+}
+
 TEST_CASE("the help lists every option's text in one column, --help included", "[common][cli]") {
   GemmShape shape;
   RunOptions options;
@@ -330,7 +357,7 @@ TEST_CASE("the help lists every option's text in one column, --help included", "
   REQUIRE(help_listed);
 }
 
-TEST_CASE("LADDER_REQUIRE_GPU turns no usable GPU from a skip into a failure", "[common][program]") {
+TEST_CASE("LADDER_REQUIRE_GPU makes no usable GPU a failure, not a skip", "[common][program]") {
   REQUIRE_FALSE(gpu_required(nullptr));
   REQUIRE_FALSE(gpu_required(""));
   REQUIRE_FALSE(gpu_required("0"));
@@ -417,15 +444,32 @@ TEST_CASE("CSV leaves pct_of_ceiling empty where there is no ceiling", "[common]
   report.add(copies);
   const std::string without = report.csv_text();
   REQUIRE_THAT(without, Contains("stage,kernel,stage,problem,device,2.000000,2.000000,5,"
-                                 "500.000,GFLOP/s,,n/a\n"));
-  REQUIRE_THAT(without, Contains(",GB/s,,n/a\n"));
+                                 "500.000,GFLOP/s,,n/a,\n"));
+  REQUIRE_THAT(without, Contains(",GB/s,,n/a,\n"));
   REQUIRE_THAT(without, !Contains("0.00,n/a"));
 
   report.add(timed_row("library", Role::ceiling, 1.0, 1));
   const std::string with = report.csv_text();
-  REQUIRE_THAT(with, Contains(",GFLOP/s,50.00,n/a\n"));
-  REQUIRE_THAT(with, Contains(",GFLOP/s,100.00,n/a\n"));
-  REQUIRE_THAT(with, Contains(",GB/s,,n/a\n"));  // transfers never compare with a ceiling
+  REQUIRE_THAT(with, Contains(",GFLOP/s,50.00,n/a,\n"));
+  REQUIRE_THAT(with, Contains(",GFLOP/s,100.00,n/a,\n"));
+  REQUIRE_THAT(with, Contains(",GB/s,,n/a,\n"));  // transfers never compare with a ceiling
+}
+
+TEST_CASE("the report says whether L2 was flushed, in the header and in CSV", "[common][report]") {
+  using Catch::Contains;
+  for (const std::string l2 : {"flushed", "warm"}) {
+    Report report("stage", "problem", "device");
+    Measurement row = timed_row("kernel", Role::stage, 2.0, 1);
+    row.l2 = l2;
+    report.add(row);
+    CAPTURE(l2);
+    REQUIRE_THAT(report.table_text(), Contains("on device\nL2 cache " + l2));
+    REQUIRE_THAT(report.csv_text(), Contains(",pct_of_ceiling,verified,l2\n"));
+    REQUIRE_THAT(report.csv_text(), Contains(",n/a," + l2 + "\n"));
+  }
+  Report cpu("stage", "problem", "cpu");
+  cpu.add(timed_row("kernel", Role::stage, 2.0, 1));
+  REQUIRE_THAT(cpu.table_text(), !Contains("L2"));
 }
 
 TEST_CASE("the tile tables pick one instantiation per supported size", "[common][dispatch]") {

@@ -12,6 +12,9 @@
 #include "common/errors.hpp"
 #include "common/grid.hpp"
 #include "common/harness/ceilings.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/gpu_timing.hpp"
+#include "common/harness/transpose_bench.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
@@ -149,4 +152,26 @@ TEST_CASE("grids past CUDA's 65535 blocks in y are a usage error", "[launch]") {
   REQUIRE(grid_covering(33, 17, 16, 16).x == 3);
   REQUIRE(grid_covering(33, 17, 16, 16).y == 2);
   REQUIRE_THROWS_AS(grid_covering(1, 65535 * 16 + 1, 16, 16), UsageError);
+}
+
+TEST_CASE("the benches time with L2 flushed or warm, and say which", "[gpu][cublas]") {
+  L2Flush flush;
+  flush();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  for (const std::string l2 : {"flushed", "warm"}) {
+    CAPTURE(l2);
+    RunOptions options = gpu_run_defaults();
+    options.repeats = Repeats{1, 2};
+    options.l2 = l2;
+    Report report("test", "", "");
+    GemmBench gemm(GemmShape{33, 17, 65}, options);
+    gemm.run_cublas(report);
+    TransposeBench transpose(TransposeShape{33, 65}, options);
+    transpose.run_memcpy(report);
+    for (const Measurement& row : report.measurements()) {
+      INFO(row.variant << ": " << row.check.summary());
+      REQUIRE(row.check.ok);
+      REQUIRE(row.l2 == l2);
+    }
+  }
 }

@@ -18,7 +18,10 @@ GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
   fill_random(b_host_.view(), options.seed + 1);
   a_.upload(a_host_.view());
   b_.upload(b_host_.view());
+  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
 }
+
+GemmBench::~GemmBench() = default;
 
 double GemmBench::flops() const { return 2.0 * shape_.m * shape_.n * shape_.k; }
 
@@ -27,8 +30,14 @@ void GemmBench::run(Report& report, const std::string& variant, Role role, const
   row.variant = variant;
   row.role = role;
   row.work = flops();
+  row.l2 = options_.l2;
+  // The flush comes last: poisoning C would bring C's lines back into L2.
   row.timing = measure_gpu(
-      options_.repeats, [&] { launch(a_.view(), b_.view(), c_.view()); }, [&] { c_.poison(); });
+      options_.repeats, [&] { launch(a_.view(), b_.view(), c_.view()); },
+      [&] {
+        c_.poison();
+        if (l2_flush_) (*l2_flush_)();
+      });
   row.check = check_gemm_on_device(a_.view(), b_.view(), c_.view(), a_host_.view(), b_host_.view());
   report.add(row);
 }

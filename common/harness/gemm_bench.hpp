@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,8 @@
 #include "common/host_matrix.hpp"
 
 namespace ladder {
+
+class L2Flush;  // common/harness/gpu_timing.hpp
 
 class CpuGemmBench {
  public:
@@ -46,8 +49,10 @@ class GemmBench {
 
   // Random A and B from options.seed (B from seed + 1), copied to the GPU.
   GemmBench(const GemmShape& shape, const RunOptions& options);
+  ~GemmBench();  // where L2Flush is complete
 
-  // Times `launch` (poisoning C before each run), checks C, adds a row.
+  // Times `launch` (poisoning C, and flushing L2 where options.l2 is "flushed", before each
+  // run), checks C, adds a row.
   void run(Report& report, const std::string& variant, Role role, const Launch& launch);
   // cuBLAS SGEMM in FP32, timed and checked like a stage.
   void run_cublas(Report& report);
@@ -72,6 +77,7 @@ class GemmBench {
   DeviceMatrix b_;
   DeviceMatrix c_;
   CublasGemm cublas_;
+  std::unique_ptr<L2Flush> l2_flush_;  // null unless options.l2 is "flushed"
 };
 
 }  // namespace ladder

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <utility>
 
 #include "common/cuda_check.hpp"
@@ -43,6 +44,33 @@ class Stream {
 
  private:
   cudaStream_t stream_{};
+};
+
+// A buffer twice the size of the current GPU's L2 cache, written before each timed run to
+// evict the previous run's data. A problem small enough to stay in L2 between runs (the
+// articles' 23 MB in the H100's 50 MB) is otherwise timed reading its inputs from there,
+// which no first run, and no problem larger than L2, can do.
+class L2Flush {
+ public:
+  L2Flush() {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    int l2_bytes = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    bytes_ = l2_flush_bytes(static_cast<std::size_t>(l2_bytes));
+    CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+  }
+  ~L2Flush() { cudaFree(buffer_); }
+  L2Flush(const L2Flush&) = delete;
+  L2Flush& operator=(const L2Flush&) = delete;
+
+  // Queued on the default stream, like the timed work and its events: it ends before the
+  // start event, so it is never timed.
+  void operator()() const { CUDA_CHECK(cudaMemsetAsync(buffer_, 0, bytes_)); }
+
+ private:
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 // Two events around work queued on the default stream; elapsed time as the GPU saw it.

@@ -144,11 +144,16 @@ void add_run_options(Cli& cli, RunOptions& options) {
   cli.add_int("--warmup", &options.repeats.warmup, "untimed runs before timing", 0);
   cli.add_seed("--seed", &options.seed, "seed of the random inputs");
   cli.add_flag("--csv", &options.csv, "print one CSV row per measurement instead of the table");
+  if (!options.l2.empty()) {
+    cli.add_choice("--l2", &options.l2, {"flushed", "warm"},
+                   "the L2 cache before each timed run: emptied, or as the last run left it");
+  }
 }
 
 RunOptions gpu_run_defaults() {
   RunOptions options;
   options.repeats = Repeats{3, 20};
+  options.l2 = "flushed";
   return options;
 }
 

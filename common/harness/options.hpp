@@ -50,6 +50,10 @@ struct RunOptions {
   Repeats repeats;
   std::uint64_t seed = 0;
   bool csv = false;
+  // GPU programs: the L2 cache before each timed run, "flushed" (emptied, the default) or
+  // "warm" (as the previous run left it). Empty for CPU programs, which have no --l2.
+  std::string l2;
+  bool flush_l2() const { return l2 == "flushed"; }
 };
 void add_run_options(Cli& cli, RunOptions& options);
 

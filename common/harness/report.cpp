@@ -47,6 +47,15 @@ std::string csv_field(const std::string& text) {
   out.resize(end + size);
 }
 
+// The header line that says what the L2 cache held when each timed run began.
+std::string l2_line(const std::vector<Measurement>& rows) {
+  for (const auto& row : rows) {
+    if (row.l2 == "flushed") return "L2 cache flushed before every timed run (--l2 flushed)\n";
+    if (row.l2 == "warm") return "L2 cache warm: left as the previous run left it (--l2 warm)\n";
+  }
+  return "";
+}
+
 }  // namespace
 
 Report::Report(std::string stage, std::string problem, std::string device)
@@ -90,7 +99,8 @@ int Report::print(bool csv) const {
 
 std::string Report::table_text() const {
   std::string out;
-  append(out, "%s: %s\non %s\n\n", stage_.c_str(), problem_.c_str(), device_.c_str());
+  append(out, "%s: %s\non %s\n%s\n", stage_.c_str(), problem_.c_str(), device_.c_str(),
+         l2_line(rows_).c_str());
   // The variant column is as wide as its longest entry (Part 3 names tilings in full).
   int width = 48;
   for (const auto& row : rows_) {
@@ -136,7 +146,7 @@ std::string Report::table_text() const {
 std::string Report::csv_text() const {
   std::string out =
       "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,"
-      "verified\n";
+      "verified,l2\n";
   for (const auto& row : rows_) {
     const Measurement* top = ceiling(row.unit);
     // Empty, not 0.00, where the row has no ceiling to compare with.
@@ -144,11 +154,11 @@ std::string Report::csv_text() const {
     if (top && row.role != Role::transfer) {
       std::snprintf(pct, sizeof pct, "%.2f", 100.0 * row.rate() / top->rate());
     }
-    append(out, "%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%s,%s\n", stage_.c_str(),
+    append(out, "%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%s,%s,%s\n", stage_.c_str(),
            csv_field(row.variant).c_str(), role_name(row.role), csv_field(problem_).c_str(),
            csv_field(device_).c_str(), row.timing.median_ms, row.timing.min_ms, row.timing.runs,
            row.rate(), row.unit.c_str(), pct,
-           row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"));
+           row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"), row.l2.c_str());
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <stdexcept>
 #include <vector>
 
@@ -67,5 +68,10 @@ Timing measure_host(const Repeats& repeats, Work&& work, Prepare&& before_each) 
     return timer.elapsed_ms();
   });
 }
+
+// How many bytes to write between timed GPU runs so that nothing of the previous run stays
+// in an L2 cache of `l2_bytes`: twice its size, since a cache does not evict strictly the
+// oldest lines first.
+inline std::size_t l2_flush_bytes(std::size_t l2_bytes) { return 2 * l2_bytes; }
 
 }  // namespace ladder

@@ -17,7 +17,10 @@ TransposeBench::TransposeBench(const TransposeShape& shape, const RunOptions& op
       copy_(shape.rows, shape.cols) {
   fill_random(in_host_.view(), options.seed);
   in_.upload(in_host_.view());
+  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
 }
+
+TransposeBench::~TransposeBench() = default;
 
 Measurement TransposeBench::time(const std::string& variant, Role role, DeviceMatrix& out,
                                  const Launch& launch) {
@@ -27,8 +30,14 @@ Measurement TransposeBench::time(const std::string& variant, Role role, DeviceMa
   row.unit = "GB/s";
   // Every element read once and written once.
   row.work = 2.0 * sizeof(float) * shape_.rows * static_cast<double>(shape_.cols);
+  row.l2 = options_.l2;
+  // The flush comes last: poisoning the output would bring its lines back into L2.
   row.timing = measure_gpu(
-      options_.repeats, [&] { launch(in_.view(), out.view()); }, [&] { out.poison(); });
+      options_.repeats, [&] { launch(in_.view(), out.view()); },
+      [&] {
+        out.poison();
+        if (l2_flush_) (*l2_flush_)();
+      });
   return row;
 }
 

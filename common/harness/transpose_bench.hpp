@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,18 @@
 
 namespace ladder {
 
+class L2Flush;  // common/harness/gpu_timing.hpp
+
 class TransposeBench {
  public:
   using Launch = std::function<void(Matrix in, Matrix out)>;
 
   // A random rows x cols input from options.seed, copied to the GPU.
   TransposeBench(const TransposeShape& shape, const RunOptions& options);
+  ~TransposeBench();  // where L2Flush is complete
 
-  // Times `launch` (poisoning the output before each run), checks out == in^T bit for bit.
+  // Times `launch` (poisoning the output, and flushing L2 where options.l2 is "flushed",
+  // before each run), checks out == in^T bit for bit.
   void run(Report& report, const std::string& variant, Role role, const Launch& launch);
   // A copy kernel with the same launch shape, checked out == in: straight through registers
   // (the bandwidth a tiled kernel can reach), or through a shared-memory tile with the
@@ -42,6 +47,7 @@ class TransposeBench {
   DeviceMatrix in_;
   DeviceMatrix out_;
   DeviceMatrix copy_;
+  std::unique_ptr<L2Flush> l2_flush_;  // null unless options.l2 is "flushed"
 };
 
 }  // namespace ladder
