@@ -8,7 +8,7 @@ execute_process(COMMAND "${PROGRAM}" ${arguments}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc STREQUAL "0")
   message(STATUS "exit code 0: a GPU is usable here")
-elseif(rc STREQUAL "1" AND out MATCHES "error: [^\n]*GPU[^\n]*\n[^\n]*LADDER_REQUIRE_GPU is set")
+elseif(rc STREQUAL "1" AND out MATCHES "error: [^\n]*\n[^\n]*LADDER_REQUIRE_GPU is set")
   message(STATUS "exit code 1 with the reason, as LADDER_REQUIRE_GPU asks:\n${out}")
 else()
   message(FATAL_ERROR "exit code ${rc}; expected 0 (a GPU) or 1 naming LADDER_REQUIRE_GPU "
