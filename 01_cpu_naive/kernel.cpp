@@ -3,6 +3,7 @@
 namespace ladder {
 
 void gemm_cpu_naive(Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
   for (int i = 0; i < c.height; ++i) {
     for (int j = 0; j < c.width; ++j) {
       // The innermost loop walks down column j of B: consecutive k are b.stride floats
@@ -17,6 +18,8 @@ void gemm_cpu_naive(Matrix a, Matrix b, Matrix c) {
 }
 
 void gemm_cpu_naive_pretransposed(Matrix a, Matrix bt, Matrix c) {
+  // The shape of B is that of bt, turned: its width and height swap.
+  check_gemm_shapes(a, Matrix{bt.height, bt.width, bt.height, nullptr}, c);
   for (int i = 0; i < c.height; ++i) {
     for (int j = 0; j < c.width; ++j) {
       // Row i of A and row j of B^T: both unit stride. The sum is the same serial chain.

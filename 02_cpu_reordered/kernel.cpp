@@ -3,6 +3,7 @@
 namespace ladder {
 
 void gemm_cpu_reordered(Matrix a, Matrix b, Matrix c) {
+  check_gemm_shapes(a, b, c);
   for (int i = 0; i < c.height; ++i) {
     float* c_row = c.data + i * c.stride;
     for (int j = 0; j < c.width; ++j) c_row[j] = 0.0f;

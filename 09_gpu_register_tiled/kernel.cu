@@ -42,6 +42,8 @@ namespace one_d {
 constexpr int BM = 64, BN = 64, BK = 16, TM = 16;
 constexpr int MIN_BLOCKS = 2;  // resident blocks per SM asked of ptxas (__launch_bounds__)
 constexpr int THREADS = BM * BN / TM;  // 256
+static_assert(BM <= kEdgeRows && BN <= kEdgeRows && BK <= kEdgeRows,
+              "an edge tile addresses rows past the matrix: at most kEdgeRows (common/matrix.hpp)");
 
 // EDGE is true for blocks whose tile of C sticks out of c: only they pay for bounds tests.
 template <bool EDGE>
@@ -98,6 +100,8 @@ namespace two_d {
 constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int THREADS = BM * BN / (TM * TN);  // 256
 constexpr int THREADS_X = BN / TN;           // threads along a row of the tile
+static_assert(BM <= kEdgeRows && BN <= kEdgeRows && BK <= kEdgeRows,
+              "an edge tile addresses rows past the matrix: at most kEdgeRows (common/matrix.hpp)");
 
 template <bool EDGE>
 __device__ void block_tile(Matrix a, Matrix b, Matrix c, int row0, int col0, float* as, float* bs) {

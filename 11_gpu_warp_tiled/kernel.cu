@@ -40,6 +40,9 @@ struct Tiling {
   static_assert(LR * LC == 32 && WM == LR * TM, "a warp's lanes cover its warp tile exactly");
   static_assert(BK % 4 == 0 && (BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0,
                 "every thread loads the same number of float4");
+  static_assert(BM <= kEdgeRows && BN <= kEdgeRows && BK <= kEdgeRows,
+                "an edge tile addresses rows past the matrix: at most kEdgeRows "
+                "(common/matrix.hpp)");
 };
 
 __device__ float get_or_zero(const Matrix& m, int r, int col) {

@@ -68,7 +68,7 @@ void DeviceMatrix::upload(Matrix host) { copy_2d(view_, host, cudaMemcpyHostToDe
 
 void DeviceMatrix::download(Matrix host) const { copy_2d(host, view_, cudaMemcpyDeviceToHost); }
 
-void DeviceMatrix::poison() { CUDA_CHECK(cudaMemset(view_.data, 0xFF, bytes_of(view_))); }
+void DeviceMatrix::poison() { CUDA_CHECK(cudaMemset(view_.data, kPoisonByte, bytes_of(view_))); }
 
 PinnedMatrix::PinnedMatrix(int height, int width) : view_{width, height, width, nullptr} {
   check_matrix_shape(height, width, width);

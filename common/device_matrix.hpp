@@ -8,7 +8,7 @@ namespace ladder {
 
 class DeviceMatrix {
  public:
-  // height rows of width columns; stride 0 means stride == width. Starts poisoned (NaN).
+  // height rows of width columns; stride 0 means stride == width. Starts poisoned.
   // Throws UsageError when the GPU has not enough memory for it.
   DeviceMatrix(int height, int width, int stride = 0);
   ~DeviceMatrix();
@@ -24,7 +24,8 @@ class DeviceMatrix {
   void upload(Matrix host);
   void download(Matrix host) const;
 
-  // Every byte 0xFF, which makes every float a NaN, padding included.
+  // Every byte kPoisonByte (common/matrix.hpp), which makes every float a NaN, padding
+  // included: the same bits as the host's poison() (common/harness/fill.hpp).
   void poison();
 
  private:

@@ -1,24 +1,16 @@
-// What a launcher checks and computes before a <<<grid, block>>>: the shapes of c = a * b,
-// and grid sizes that cover a matrix with tiles, rounded up so edge tiles exist.
+// What a launcher computes before a <<<grid, block>>>: grid sizes that cover a matrix with
+// tiles, rounded up so edge tiles exist. (The shapes of c = a * b, which it checks first,
+// are checked by check_gemm_shapes in common/matrix.hpp, which the CPU stages use too.)
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
 #include <string>
 
 #include "common/errors.hpp"
 #include "common/matrix.hpp"
 
 namespace ladder {
-
-// A launcher's precondition for c = a * b: a kernel given mismatched views would read past
-// the end of one of them without a word.
-inline void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c) {
-  if (a.width != b.height || c.height != a.height || c.width != b.width) {
-    throw std::invalid_argument("c = a * b needs a.width == b.height and c a.height x b.width");
-  }
-}
 
 // Enough blocks of tile_x x tile_y elements to cover x_extent x y_extent (partial tiles
 // included). CUDA allows 65535 blocks in y; past that the problem cannot launch as one

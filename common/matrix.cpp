@@ -1,6 +1,7 @@
 #include "common/matrix.hpp"
 
 #include <climits>
+#include <stdexcept>
 #include <string>
 
 #include "common/errors.hpp"
@@ -16,12 +17,19 @@ void check_matrix_shape(int height, int width, int stride) {
     throw UsageError("stride " + std::to_string(stride) + " is smaller than the width " +
                      std::to_string(width));
   }
-  if (static_cast<long long>(stride) * (height + kEdgeRows) > INT_MAX) {
+  // In long long: height + kEdgeRows itself overflows int for heights near INT_MAX.
+  if (static_cast<long long>(stride) * (static_cast<long long>(height) + kEdgeRows) > INT_MAX) {
     throw UsageError("a " + std::to_string(height) + "x" + std::to_string(width) +
                      " matrix is too large: this tutorial keeps every matrix, and the " +
                      std::to_string(kEdgeRows) +
                      " rows past it that edge tiles address, under 2^31 elements (8 GiB) so "
                      "that kernels can index with int");
+  }
+}
+
+void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c) {
+  if (a.width != b.height || c.height != a.height || c.width != b.width) {
+    throw std::invalid_argument("c = a * b needs a.width == b.height and c a.height x b.width");
   }
 }
 

@@ -35,9 +35,19 @@ struct Matrix {
 // a kernel may form an address.
 inline constexpr int kEdgeRows = 256;
 
+// The byte a poisoned matrix is filled with, in host and in device memory alike: four of
+// them make the float 0xFFFFFFFF, a NaN, so an element a kernel fails to write fails every
+// check. One byte because cudaMemset sets bytes.
+inline constexpr unsigned char kPoisonByte = 0xFF;
+
 // Throws UsageError unless a height x width matrix with this stride is valid and its
 // stride * (height + kEdgeRows) stays below 2^31 elements (so kernels can index with int).
 // Every owner calls it before allocating; the options call it before anything is allocated.
 void check_matrix_shape(int height, int width, int stride);
+
+// Throws std::invalid_argument unless c = a * b is defined: a.width == b.height and c is
+// a.height x b.width. Every launcher's precondition, CPU and GPU: a kernel given mismatched
+// views would read past the end of one of them without a word.
+void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c);
 
 }  // namespace ladder

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "common/errors.hpp"
 #include "common/harness/fill.hpp"
+#include "common/harness/memory_budget.hpp"
 #include "common/harness/options.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/report.hpp"
@@ -66,6 +68,34 @@ TEST_CASE("shapes next to INT_MAX are refused, not wrapped around", "[common]") 
   REQUIRE_THROWS_AS(check_matrix_shape(INT_MAX - kEdgeRows + 1, 1, 1), UsageError);
 }
 
+TEST_CASE("a problem is refused only when it clearly exceeds the memory available", "[common]") {
+  constexpr std::uint64_t gib = 1ull << 30;
+  REQUIRE_NOTHROW(check_memory_fits("p", "host memory", 10 * gib, 16 * gib));
+  REQUIRE_NOTHROW(check_memory_fits("p", "host memory", 16 * gib, 16 * gib));
+  // The available figure is an estimate that can be low: a quarter more is let through.
+  REQUIRE_NOTHROW(check_memory_fits("p", "host memory", 20 * gib, 16 * gib));
+  REQUIRE_THROWS_AS(check_memory_fits("p", "host memory", 21 * gib, 16 * gib), UsageError);
+  // 45000^3 on the CPU: 7.5 GiB for each of A, B and C, 30.2 GiB of reference.
+  REQUIRE_THROWS_WITH(
+      check_memory_fits("A 45000x45000 * B 45000x45000", "host memory", 53 * gib, 23 * gib),
+      Catch::Contains("A 45000x45000 * B 45000x45000 needs 53.0 GiB of host memory, but only "
+                      "23.0 GiB is available"));
+  REQUIRE_THROWS_AS(check_memory_fits("p", "GPU memory", 1, 0), UsageError);
+}
+
+TEST_CASE("the host memory available is MemAvailable plus SwapFree", "[common]") {
+  const std::string meminfo =
+      "MemTotal:       32000000 kB\n"
+      "MemFree:         1000000 kB\n"
+      "MemAvailable:   24000000 kB\n"
+      "SwapTotal:       2000000 kB\n"
+      "SwapFree:        1000000 kB\n";
+  REQUIRE(available_host_bytes(meminfo) == std::optional<std::uint64_t>(25000000ull * 1024));
+  REQUIRE(available_host_bytes("MemAvailable: 4 kB\n") == std::optional<std::uint64_t>(4096));
+  REQUIRE_FALSE(available_host_bytes("MemTotal: 4 kB\n").has_value());
+  REQUIRE_FALSE(available_host_bytes("").has_value());
+}
+
 TEST_CASE("random inputs depend on the seed and the position only", "[common]") {
   HostMatrix plain(5, 7);
   HostMatrix padded(5, 7, 10);
@@ -93,6 +123,16 @@ TEST_CASE("poison turns every element into NaN", "[common]") {
   poison(m.view());
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 5; ++j) REQUIRE(std::isnan(m.view().get(i, j)));
+  }
+}
+
+TEST_CASE("host and device poison write the same bits: every byte 0xFF", "[common]") {
+  HostMatrix m(2, 3, 4);
+  poison(m.view());
+  for (int i = 0; i < 2 * 4; ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, m.view().data + i, sizeof bits);
+    REQUIRE(bits == 0xFFFFFFFFu);  // what cudaMemset(.., kPoisonByte, ..) leaves
   }
 }
 
@@ -297,7 +337,8 @@ TEST_CASE("options reject bad input with a message naming the problem", "[common
   REQUIRE_THROWS_WITH(parse({"--n", "-4"}), Contains("--n must be at least 1"));
   REQUIRE_THROWS_WITH(parse({"--k", "12x"}), Contains("--k needs a whole number"));
   REQUIRE_THROWS_WITH(parse({"--k", ""}), Contains("--k needs a whole number"));
-  REQUIRE_THROWS_WITH(parse({"--m", "99999999999999999999"}), Contains("--m needs a whole number"));
+  REQUIRE_THROWS_WITH(parse({"--m", "99999999999999999999"}), Contains("--m is too large"));
+  REQUIRE_THROWS_WITH(parse({"--seed", "99999999999999999999"}), Contains("--seed is too large"));
   REQUIRE_THROWS_WITH(parse({"--m", "3000000000"}), Contains("--m must be at most 2147483647"));
   REQUIRE_THROWS_WITH(parse({"--seed", "-1"}), Contains("--seed must not be negative"));
   REQUIRE_THROWS_WITH(parse({"--seed", "7e3"}), Contains("--seed needs a whole number"));
@@ -355,6 +396,7 @@ TEST_CASE("the help lists every option's text in one column, --help included", "
   }
   REQUIRE(option_lines == 8);  // --m --n --k --reps --warmup --seed --csv --help
   REQUIRE(help_listed);
+  REQUIRE_THAT(cli.usage(), Catch::Contains("fewer than 2^31 elements"));
 }
 
 TEST_CASE("LADDER_REQUIRE_GPU makes no usable GPU a failure, not a skip", "[common][program]") {

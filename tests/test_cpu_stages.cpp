@@ -1,6 +1,8 @@
 // Stages 01 and 02 against the double-precision reference.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include "01_cpu_naive/kernel.hpp"
 #include "02_cpu_reordered/kernel.hpp"
 #include "common/harness/verify.hpp"
@@ -64,4 +66,15 @@ TEST_CASE("01 transpose_cpu writes B^T and nothing else", "[cpu][stage01]") {
 
 TEST_CASE("02 reordered i-k-j matches the reference on every shape", "[cpu][stage02]") {
   check_against_reference(gemm_cpu_reordered);
+}
+
+TEST_CASE("01 and 02 refuse operands whose shapes do not multiply", "[cpu][stage01][stage02]") {
+  HostMatrix a(3, 4);
+  HostMatrix b(5, 2);  // needs 4 rows
+  HostMatrix c(3, 2);
+  HostMatrix bt(2, 5);
+  REQUIRE_THROWS_AS(gemm_cpu_naive(a.view(), b.view(), c.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(gemm_cpu_naive_pretransposed(a.view(), bt.view(), c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(gemm_cpu_reordered(a.view(), b.view(), c.view()), std::invalid_argument);
 }

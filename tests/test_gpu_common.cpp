@@ -11,7 +11,7 @@
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
-#include "common/harness/ceilings.hpp"
+#include "common/harness/cublas_gemm.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/gpu_timing.hpp"
 #include "common/harness/transpose_bench.hpp"

@@ -11,7 +11,7 @@
 #include "08_transpose_padded/overlap.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
-#include "common/harness/ceilings.hpp"
+#include "common/harness/tiled_copy.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
 

@@ -1,11 +1,24 @@
 #include "common/harness/gemm_bench.hpp"
 
 #include "common/harness/fill.hpp"
+#include "common/harness/memory_budget.hpp"
 
 namespace ladder {
+namespace {
+
+// Checked before the members allocate: A, B and C in float, and the reference's value and
+// magnitude of every element of C in double.
+const GemmShape& fits_in_memory(const GemmShape& shape) {
+  const std::uint64_t m = shape.m, n = shape.n, k = shape.k;
+  require_host_memory(shape.describe(),
+                      sizeof(float) * (m * k + k * n + m * n) + 2 * sizeof(double) * m * n);
+  return shape;
+}
+
+}  // namespace
 
 CpuGemmBench::CpuGemmBench(const GemmShape& shape, const RunOptions& options)
-    : shape_(shape),
+    : shape_(fits_in_memory(shape)),
       options_(options),
       a_(shape.m, shape.k),
       b_(shape.k, shape.n),

@@ -1,5 +1,6 @@
 #include "common/harness/fill.hpp"
 
+#include <cstring>
 #include <limits>
 
 namespace ladder {
@@ -32,10 +33,10 @@ void fill_random(Matrix m, std::uint64_t seed) {
 }
 
 void poison(Matrix m) {
+  float poisoned;
+  std::memset(&poisoned, kPoisonByte, sizeof poisoned);
   for (int row = 0; row < m.height; ++row) {
-    for (int col = 0; col < m.stride; ++col) {
-      m.set(row, col, std::numeric_limits<float>::quiet_NaN());
-    }
+    for (int col = 0; col < m.stride; ++col) m.set(row, col, poisoned);
   }
 }
 

@@ -14,7 +14,8 @@ namespace ladder {
 void fill_random(Matrix m, std::uint64_t seed);
 
 // Fills every element, padding included, with NaN: an element that a kernel fails to
-// write stays NaN and fails verification. Like fill_random, for an owner's whole view.
+// write stays NaN and fails verification. Every byte kPoisonByte (common/matrix.hpp), the
+// same bits as DeviceMatrix::poison. Like fill_random, for an owner's whole view.
 void poison(Matrix m);
 
 }  // namespace ladder

@@ -2,11 +2,24 @@
 
 #include "common/harness/fill.hpp"
 #include "common/harness/gpu_timing.hpp"
+#include "common/harness/memory_budget.hpp"
 
 namespace ladder {
+namespace {
+
+// Checked before the members allocate: A, B and C in float, on the host and on the GPU.
+const GemmShape& fits_in_memory(const GemmShape& shape) {
+  const std::uint64_t m = shape.m, n = shape.n, k = shape.k;
+  const std::uint64_t bytes = sizeof(float) * (m * k + k * n + m * n);
+  require_host_memory(shape.describe(), bytes);
+  require_device_memory(shape.describe(), bytes);
+  return shape;
+}
+
+}  // namespace
 
 GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
-    : shape_(shape),
+    : shape_(fits_in_memory(shape)),
       options_(options),
       a_host_(shape.m, shape.k),
       b_host_(shape.k, shape.n),

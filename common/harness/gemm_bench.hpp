@@ -1,6 +1,6 @@
 // What the matrix-product stages do around their kernels: random inputs, timing, a full
 // check of every result against a double-precision reference. CpuGemmBench for the CPU
-// stages (01, 02), GemmBench for the GPU stages (03-05), which also run the cuBLAS ceiling
+// stages (01, 02), GemmBench for the GPU stages (03-12), which also run the cuBLAS ceiling
 // and time the transfers.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/device_matrix.hpp"
-#include "common/harness/ceilings.hpp"
+#include "common/harness/cublas_gemm.hpp"
 #include "common/harness/options.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/verify.hpp"
@@ -42,7 +42,7 @@ class CpuGemmBench {
   std::optional<GemmReference> reference_;  // computed once, on first use
 };
 
-// Part of ladder_common_gpu: only GPU programs can use it.
+// Part of ladder_harness_gpu: only GPU programs can use it.
 class GemmBench {
  public:
   using Launch = std::function<void(Matrix a, Matrix b, Matrix c)>;

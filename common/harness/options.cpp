@@ -23,9 +23,11 @@ long long parse_integer(const std::string& name, const std::string& text) {
   char* end = nullptr;
   errno = 0;
   const long long value = std::strtoll(begin, &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE) {
+  if (text.empty() || *end != '\0') {
     throw UsageError(name + " needs a whole number, got '" + text + "'");
   }
+  // A whole number beyond long long: strtoll says so with ERANGE.
+  if (errno == ERANGE) throw UsageError(name + " is too large, got " + text);
   return value;
 }
 
@@ -60,8 +62,11 @@ void Cli::add_seed(const std::string& name, std::uint64_t* value, const std::str
                         char* end = nullptr;
                         errno = 0;
                         const unsigned long long parsed = std::strtoull(text.c_str(), &end, 10);
-                        if (text.empty() || *end != '\0' || errno == ERANGE) {
+                        if (text.empty() || *end != '\0') {
                           throw UsageError(name + " needs a whole number, got '" + text + "'");
+                        }
+                        if (errno == ERANGE) {
+                          throw UsageError(name + " is too large, got " + text);
                         }
                         *value = parsed;
                       }});
@@ -134,6 +139,9 @@ std::string Cli::usage() const {
     out << "\n";
   }
   out << option_line("--help", "print this help") << "\n\n"
+         "Every matrix, with the " << kEdgeRows << " rows past it that edge tiles address, "
+         "must hold fewer than 2^31 elements (8 GiB of floats), so that kernels can index it "
+         "with int; and it must fit in this machine's memory.\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
          "77 no usable CUDA device (1 where LADDER_REQUIRE_GPU=1).\n";
   return out.str();

@@ -1,4 +1,4 @@
-#include "common/harness/ceilings.hpp"
+#include "common/harness/tiled_copy.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"

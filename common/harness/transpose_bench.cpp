@@ -1,13 +1,27 @@
 #include "common/harness/transpose_bench.hpp"
 
-#include "common/harness/ceilings.hpp"
+#include "common/harness/tiled_copy.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/gpu_timing.hpp"
+#include "common/harness/memory_budget.hpp"
 
 namespace ladder {
+namespace {
+
+// Checked before the members allocate: the input, the output and the copy, on the host and
+// on the GPU.
+const TransposeShape& fits_in_memory(const TransposeShape& shape) {
+  const std::uint64_t bytes = 3 * sizeof(float) * static_cast<std::uint64_t>(shape.rows) *
+                              static_cast<std::uint64_t>(shape.cols);
+  require_host_memory(shape.describe(), bytes);
+  require_device_memory(shape.describe(), bytes);
+  return shape;
+}
+
+}  // namespace
 
 TransposeBench::TransposeBench(const TransposeShape& shape, const RunOptions& options)
-    : shape_(shape),
+    : shape_(fits_in_memory(shape)),
       options_(options),
       in_host_(shape.rows, shape.cols),
       out_host_(shape.cols, shape.rows),

@@ -52,7 +52,7 @@ CheckResult check_copy(Matrix in, Matrix out);
 // element), with the double-precision reference computed on the GPU: a full check that
 // stays fast at 4096^3, where the host reference would take minutes. a, b, c are device
 // views; a_host and b_host the same inputs on the host, used to describe the worst element.
-// Part of ladder_common_gpu: only GPU programs can call it.
+// Part of ladder_harness_gpu: only GPU programs can call it.
 CheckResult check_gemm_on_device(Matrix a, Matrix b, Matrix c, Matrix a_host, Matrix b_host);
 
 // True when every padding element (columns width..stride-1) is still NaN: the kernel

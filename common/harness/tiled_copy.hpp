@@ -1,27 +1,11 @@
-// What the GPU stages are measured against: cuBLAS SGEMM in pure FP32 for the matrix
-// products, a copy kernel with the transposes' launch shape for the transposes.
+// The ceilings of the transpose stages beside cudaMemcpy: copy kernels with the
+// transposes' launch shape, so a transpose is compared with the same access pattern minus
+// the transposition.
 #pragma once
 
 #include "common/matrix.hpp"
 
-struct cublasContext;
-
 namespace ladder {
-
-class CublasGemm {
- public:
-  CublasGemm();
-  ~CublasGemm();
-  CublasGemm(const CublasGemm&) = delete;
-  CublasGemm& operator=(const CublasGemm&) = delete;
-
-  // c = a * b on device views, row-major like every other stage. Compute type
-  // CUBLAS_COMPUTE_32F with the default math mode: FP32 FMA units, never TF32.
-  void operator()(Matrix a, Matrix b, Matrix c);
-
- private:
-  cublasContext* handle_ = nullptr;
-};
 
 // out = in (same shape), in tile x tile blocks of tile x block_rows threads: each thread
 // moves tile / block_rows elements, as the transposes do. The layouts of
