@@ -12,8 +12,9 @@ namespace ladder {
 GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views (c is a.height x b.width, a.width == b.height), any sizes and
-// strides. Returns the path it took, once the kernel is queued; launch errors throw
-// CudaError, mismatched shapes std::invalid_argument.
-GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c);
+// strides, with slices of slice_depth (BK: 16, or 8 as stage 09) columns of A. Returns the
+// path it took, once the kernel is queued; launch errors throw CudaError, mismatched shapes
+// or another depth std::invalid_argument.
+GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth = 16);
 
 }  // namespace ladder

@@ -21,6 +21,9 @@ int stage_main(int argc, char** argv) {
   ladder::RunOptions options = ladder::gpu_run_defaults();
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
+  std::string depth = "16";
+  cli.add_choice("--bk", &depth, {"16", "8", "both"},
+                 "slice depth: 16, or stage 09's 8 (the 128-bit accesses alone); both runs each");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
 
@@ -33,8 +36,12 @@ int stage_main(int argc, char** argv) {
   // The launcher picks the path from the operands' alignment (a stride that is not a
   // multiple of 4 floats, as at 4095^3, takes the scalar one); the row says which.
   const auto path = ladder::vectorized_path(bench.a(), bench.b(), bench.c());
-  bench.run(report, std::string("128x128x16, ") + ladder::path_name(path), ladder::Role::stage,
-            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c); });
+  for (const int bk : {8, 16}) {
+    if (depth != "both" && depth != std::to_string(bk)) continue;
+    bench.run(report, "128x128x" + std::to_string(bk) + ", " + ladder::path_name(path),
+              ladder::Role::stage,
+              [bk](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c, bk); });
+  }
   bench.run_cublas(report);
   bench.run_transfers(report);
   return report.print(options.csv);
