@@ -25,7 +25,23 @@
 namespace ladder {
 namespace {
 
-constexpr int GROUP_M = 8;  // tile rows per rasterisation group
+// The supporting details of the pipeline, each a switch so that --ablate can turn one off
+// alone and measure what it is worth (results/ablation_12.md). DefaultFeatures has them all
+// on except the cross-slice prefetch: tried, it loses (the notes give the measurement).
+template <int GROUP_M_, bool ASYNC_COPIES_, bool DOUBLE_FRAGMENTS_, bool ONE_BARRIER_,
+          bool LAUNCH_BOUNDS_, bool CROSS_SLICE_PREFETCH_>
+struct Features {
+  static constexpr int GROUP_M = GROUP_M_;  // tile rows per rasterisation group (1: row order)
+  static constexpr bool ASYNC_COPIES = ASYNC_COPIES_;          // cp.async, not loads + stores
+  static constexpr bool DOUBLE_FRAGMENTS = DOUBLE_FRAGMENTS_;  // step k+1 loaded before k runs
+  static constexpr bool ONE_BARRIER = ONE_BARRIER_;            // not stage 11's two per slice
+  static constexpr bool LAUNCH_BOUNDS = LAUNCH_BOUNDS_;        // ask for MIN_BLOCKS per SM
+  // The next slice's first fragments loaded across the barrier (needs double fragments, one
+  // barrier and at least three stages; without them the plain loop runs).
+  static constexpr bool CROSS_SLICE_PREFETCH =
+      CROSS_SLICE_PREFETCH_ && DOUBLE_FRAGMENTS && ONE_BARRIER;
+};
+using DefaultFeatures = Features<8, true, true, true, true, false>;
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int THREADS_,
           int STAGES_, int MIN_BLOCKS_>
@@ -50,48 +66,59 @@ struct Tiling {
   static_assert(LR * LC == 32 && WM == LR * TM, "a warp's lanes cover its warp tile exactly");
   static_assert(BM * BK % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "even split of copies");
   static_assert(STAGES >= 2, "a pipeline needs at least two buffers");
+  static_assert(BM <= kEdgeRows, "edge blocks address at most kEdgeRows rows past a matrix");
+  // The same tiling with another number of stages (the stages ablation).
+  template <int S>
+  using WithStages = Tiling<BM_, BN_, BK_, WM_, WN_, TM_, TN_, THREADS_, S, MIN_BLOCKS_>;
 };
 
 // ---- asynchronous copies (cp.async on sm_80+, plain loads and stores before) ------------------
 // With src_bytes < copy size, cp.async fills the rest of the destination with zeros and reads
 // only src_bytes: that is how edge tiles get their zeros without reading past the matrix.
-__device__ void copy4_async(float* dst, const float* src, bool valid) {
+// F::ASYNC_COPIES off (an ablation) takes the plain path on every GPU.
 #if __CUDA_ARCH__ >= 800
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
-               "r"(valid ? 4 : 0)
-               : "memory");
+constexpr bool kHasCpAsync = true;
 #else
-  *dst = valid ? *src : 0.0f;
+constexpr bool kHasCpAsync = false;
 #endif
+
+template <class F>
+__device__ void copy4_async(float* dst, const float* src, bool valid) {
+  if constexpr (F::ASYNC_COPIES && kHasCpAsync) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
+                 "r"(valid ? 4 : 0)
+                 : "memory");
+  } else {
+    *dst = valid ? *src : 0.0f;
+  }
 }
 
+template <class F>
 __device__ void copy16_async(float* dst, const float* src, int src_bytes) {
-#if __CUDA_ARCH__ >= 800
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(src_bytes)
-               : "memory");
-#else
-  if (src_bytes == 16) {
+  if constexpr (F::ASYNC_COPIES && kHasCpAsync) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
+                 "r"(src_bytes)
+                 : "memory");
+  } else if (src_bytes == 16) {
     *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
   } else {
     for (int j = 0; j < 4; ++j) dst[j] = 4 * j < src_bytes ? src[j] : 0.0f;
   }
-#endif
 }
 
+template <class F>
 __device__ void commit_copies() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
+  if constexpr (F::ASYNC_COPIES && kHasCpAsync) asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
 
 // Waits until at most PENDING committed groups of this thread's copies are still in flight.
-template <int PENDING>
+template <class F, int PENDING>
 __device__ void wait_copies() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
-#endif
+  if constexpr (F::ASYNC_COPIES && kHasCpAsync) {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+  }
 }
 
 // ---- load tile: one BK slice of A (transposed) and B into one stage of the ring -------------
@@ -99,7 +126,7 @@ __device__ void wait_copies() {
 // lie inside the matrices) is worked out once per block, so the main loop keeps few registers
 // for addresses: the accumulators and double-buffered fragments take 64 + 2 x (8 + 8) = 96 of
 // the 128 registers that two resident blocks of 256 threads leave each thread.
-template <class T, bool VEC>
+template <class T, class F, bool VEC>
 struct SliceLoader {
   // A, one float at a time: the transposition happens in the copy (as[k][m]). BK
   // consecutive threads copy one row's slice of BK floats, whole 32-byte sectors.
@@ -151,7 +178,7 @@ struct SliceLoader {
       const bool valid = !GUARD || (row0 + t / T::BK + i * A_ROWS_PER_PASS < a.height &&
                                     k0 + t % T::BK < a.width);
       const float* src = valid ? a_src + k0 + i * a_pass_step : a.data;
-      copy4_async(reinterpret_cast<float*>(base + as_dst) + i * A_ROWS_PER_PASS, src, valid);
+      copy4_async<F>(reinterpret_cast<float*>(base + as_dst) + i * A_ROWS_PER_PASS, src, valid);
     }
     const float* b_slice = b_src + k0 / T::BK * b_slice_step;
 #pragma unroll
@@ -165,15 +192,15 @@ struct SliceLoader {
       const float* src = bytes > 0 ? b_slice + i * b_pass_step : b.data;
       float* dst = reinterpret_cast<float*>(base + bs_dst) + i * B_ROWS_PER_PASS * T::BN;
       if constexpr (VEC) {
-        copy16_async(dst, src, bytes);
+        copy16_async<F>(dst, src, bytes);
       } else {
-        copy4_async(dst, src, bytes > 0);
+        copy4_async<F>(dst, src, bytes > 0);
       }
     }
   }
 };
 
-// ---- compute: one BK slice, fragments double-buffered in registers ----------------------------
+// ---- compute: one BK step of outer products from the register fragments ----------------------
 template <class T>
 __device__ void load_fragments(const float* as, const float* bs, int k, int a_off, int b_off,
                                float (&a_frag)[T::TM], float (&b_frag)[T::TN]) {
@@ -188,21 +215,38 @@ __device__ void load_fragments(const float* as, const float* bs, int k, int a_of
 }
 
 template <class T>
+__device__ void outer_product(const float (&a_frag)[T::TM], const float (&b_frag)[T::TN],
+                              float (&acc)[T::TM][T::TN]) {
+#pragma unroll
+  for (int i = 0; i < T::TM; ++i)
+#pragma unroll
+    for (int j = 0; j < T::TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+}
+
+// One slice with the fragments of step k+1 loaded before step k's FMAs, so shared-memory
+// latency hides behind the 64 FMAs that use the registers loaded earlier.
+template <class T, class F>
 __device__ void compute_slice(const float* as, const float* bs, int a_off, int b_off,
                               float (&acc)[T::TM][T::TN]) {
-  float a_frag[2][T::TM];
-  float b_frag[2][T::TN];
-  load_fragments<T>(as, bs, 0, a_off, b_off, a_frag[0], b_frag[0]);
+  if constexpr (F::DOUBLE_FRAGMENTS) {
+    float a_frag[2][T::TM];
+    float b_frag[2][T::TN];
+    load_fragments<T>(as, bs, 0, a_off, b_off, a_frag[0], b_frag[0]);
 #pragma unroll
-  for (int k = 0; k < T::BK; ++k) {
-    // Issue step k+1's shared loads before step k's FMAs use the registers loaded earlier.
-    if (k + 1 < T::BK) {
-      load_fragments<T>(as, bs, k + 1, a_off, b_off, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
+    for (int k = 0; k < T::BK; ++k) {
+      if (k + 1 < T::BK) {
+        load_fragments<T>(as, bs, k + 1, a_off, b_off, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
+      }
+      outer_product<T>(a_frag[k % 2], b_frag[k % 2], acc);
     }
+  } else {  // ablation: load, then multiply, as stage 11 does
 #pragma unroll
-    for (int i = 0; i < T::TM; ++i)
-#pragma unroll
-      for (int j = 0; j < T::TN; ++j) acc[i][j] += a_frag[k % 2][i] * b_frag[k % 2][j];
+    for (int k = 0; k < T::BK; ++k) {
+      float a_frag[T::TM];
+      float b_frag[T::TN];
+      load_fragments<T>(as, bs, k, a_off, b_off, a_frag, b_frag);
+      outer_product<T>(a_frag, b_frag, acc);
+    }
   }
 }
 
@@ -230,7 +274,8 @@ __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::T
   }
 }
 
-template <class T, bool VEC, bool EDGE>
+// ---- the block's main loop: the ring of slices ------------------------------------------------
+template <class T, class F, bool VEC, bool EDGE>
 __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, int row0, int col0,
                            float* smem) {
   const int warp = threadIdx.x / 32;
@@ -240,8 +285,9 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
   const int k_extent = a.width;
   const int k_tiles = (k_extent + T::BK - 1) / T::BK;
 
-  const SliceLoader<T, VEC> loader(a, b, row0, col0);
-  // Only a partial last slice of K, or an edge block, needs bounds tests.
+  const SliceLoader<T, F, VEC> loader(a, b, row0, col0);
+  // Slice kt lives in stage kt % STAGES. Only a partial last slice of K, or an edge block,
+  // needs bounds tests.
   auto load = [&](int kt, int stage) {
     float* buffer = smem + stage * T::STAGE_FLOATS;
     const int k0 = kt * T::BK;
@@ -253,34 +299,69 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
   };
 
   // Prologue: fill STAGES-1 buffers. Every thread commits one group per slot, even an empty
-  // one, so "wait until STAGES-2 groups are pending" always means "slice kt has landed".
+  // one, so the number of groups still pending always says which slices have landed.
 #pragma unroll
   for (int s = 0; s < T::STAGES - 1; ++s) {
     if (s < k_tiles) load(s, s);
-    commit_copies();
+    commit_copies<F>();
   }
 
   float acc[T::TM][T::TN] = {};
   int read_stage = 0;
   int write_stage = T::STAGES - 1;
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    wait_copies<T::STAGES - 2>();  // my copies of slice kt are done ...
-    // ... and everyone's; also everyone has finished computing slice kt-1, whose buffer
-    // (write_stage) is refilled next.
+  if constexpr (F::CROSS_SLICE_PREFETCH && T::STAGES >= 3) {
+    // The barrier sits before the LAST step of each slice instead of before the first: by
+    // then that step's fragments are in registers, so the first fragments of the next
+    // slice are loaded right after the barrier and their latency hides behind the last
+    // step's FMAs, instead of every slice starting with a wait on shared memory.
+    wait_copies<F, T::STAGES - 2>();  // slice 0 has landed
     __syncthreads();
-    if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
-    commit_copies();
-    const float* as = smem + read_stage * T::STAGE_FLOATS;
-    compute_slice<T>(as, as + T::A_FLOATS, a_off, b_off, acc);
-    read_stage = read_stage + 1 == T::STAGES ? 0 : read_stage + 1;
-    write_stage = write_stage + 1 == T::STAGES ? 0 : write_stage + 1;
+    float a_frag[2][T::TM];
+    float b_frag[2][T::TN];
+    load_fragments<T>(smem, smem + T::A_FLOATS, 0, a_off, b_off, a_frag[0], b_frag[0]);
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      const float* as = smem + read_stage * T::STAGE_FLOATS;
+#pragma unroll
+      for (int k = 0; k < T::BK - 1; ++k) {
+        load_fragments<T>(as, as + T::A_FLOATS, k + 1, a_off, b_off, a_frag[(k + 1) % 2],
+                          b_frag[(k + 1) % 2]);
+        outer_product<T>(a_frag[k % 2], b_frag[k % 2], acc);
+      }
+      // Slice kt+1 has landed (mine, then everyone's); everyone has finished reading slice
+      // kt-1, whose buffer takes slice kt+STAGES-1. BK is even: the last step uses buffer 1.
+      wait_copies<F, T::STAGES - 3>();
+      __syncthreads();
+      if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
+      commit_copies<F>();
+      read_stage = read_stage + 1 == T::STAGES ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == T::STAGES ? 0 : write_stage + 1;
+      if (kt + 1 < k_tiles) {
+        const float* next = smem + read_stage * T::STAGE_FLOATS;
+        load_fragments<T>(next, next + T::A_FLOATS, 0, a_off, b_off, a_frag[0], b_frag[0]);
+      }
+      outer_product<T>(a_frag[1], b_frag[1], acc);
+    }
+  } else {
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      wait_copies<F, T::STAGES - 2>();  // my copies of slice kt are done ...
+      // ... and everyone's; also everyone has finished computing slice kt-1, whose buffer
+      // (write_stage) is refilled next.
+      __syncthreads();
+      if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
+      commit_copies<F>();
+      const float* as = smem + read_stage * T::STAGE_FLOATS;
+      compute_slice<T, F>(as, as + T::A_FLOATS, a_off, b_off, acc);
+      if constexpr (!F::ONE_BARRIER) __syncthreads();  // ablation: stage 11's second barrier
+      read_stage = read_stage + 1 == T::STAGES ? 0 : read_stage + 1;
+      write_stage = write_stage + 1 == T::STAGES ? 0 : write_stage + 1;
+    }
   }
-  wait_copies<0>();  // only empty groups remain; leave nothing in flight at exit
+  wait_copies<F, 0>();  // only empty groups remain; leave nothing in flight at exit
   store_c<T, VEC, EDGE>(c, row0 + a_off, col0 + b_off, acc);
 }
 
-template <class T, bool VEC>
-__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
+template <class T, class F, bool VEC>
+__global__ void __launch_bounds__(T::THREADS, F::LAUNCH_BOUNDS ? T::MIN_BLOCKS : 1)
     gemm_pipelined(Matrix a, Matrix b, Matrix c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
   float* smem = reinterpret_cast<float*>(smem4);
@@ -288,42 +369,39 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
   // right, so the blocks resident together touch GROUP_M slices of A and few of B.
   const int tiles_m = (c.height + T::BM - 1) / T::BM;
   const int tiles_n = (c.width + T::BN - 1) / T::BN;
-  const int per_group = GROUP_M * tiles_n;
+  const int per_group = F::GROUP_M * tiles_n;
   const int group = blockIdx.x / per_group;
-  const int first_m = group * GROUP_M;
-  const int group_rows = min(tiles_m - first_m, GROUP_M);
+  const int first_m = group * F::GROUP_M;
+  const int group_rows = min(tiles_m - first_m, F::GROUP_M);
   const int in_group = blockIdx.x % per_group;
   const int row0 = (first_m + in_group % group_rows) * T::BM;
   const int col0 = (in_group / group_rows) * T::BN;
   if (row0 + T::BM <= c.height && col0 + T::BN <= c.width) {
-    block_tile<T, VEC, false>(a, b, c, row0, col0, smem);
+    block_tile<T, F, VEC, false>(a, b, c, row0, col0, smem);
   } else {
-    block_tile<T, VEC, true>(a, b, c, row0, col0, smem);
+    block_tile<T, F, VEC, true>(a, b, c, row0, col0, smem);
   }
 }
 
-template <class T, bool VEC>
+template <class T, class F, bool VEC>
 void launch_kernel(Matrix a, Matrix b, Matrix c) {
-  // Above 48 KiB a kernel must ask for its dynamic shared memory. Once per kernel and process
-  // (the programs use device 0 only): the call costs microseconds, which show at small sizes.
-  static const bool configured = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, VEC>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, T::SMEM_BYTES));
-    return true;
-  }();
-  (void)configured;
+  // Above 48 KiB a kernel must ask for its dynamic shared memory. The setting belongs to the
+  // current device and a cudaDeviceReset clears it, so it is made on every launch (a host call
+  // of about a microsecond, which overlaps the previous kernel).
+  CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, F, VEC>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, T::SMEM_BYTES));
   // A 1D grid: the kernel maps block numbers to tiles itself, in groups of GROUP_M rows.
   const long long tiles = static_cast<long long>((c.height + T::BM - 1) / T::BM) *
                           ((c.width + T::BN - 1) / T::BN);
-  gemm_pipelined<T, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
+  gemm_pipelined<T, F, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
 }
 
-template <class T>
+template <class T, class F = DefaultFeatures>
 void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
   if (path == GlobalAccess::vector) {
-    launch_kernel<T, true>(a, b, c);
+    launch_kernel<T, F, true>(a, b, c);
   } else {
-    launch_kernel<T, false>(a, b, c);
+    launch_kernel<T, F, false>(a, b, c);
   }
 }
 
@@ -331,21 +409,22 @@ struct Candidate {
   const char* name;
   void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
   int shared_bytes;  // the ring's size per block
+  int bm, bn;        // the block tile, for the wave rule
 };
 
 template <class T>
 constexpr Candidate candidate(const char* name) {
-  return Candidate{name, launch<T>, T::SMEM_BYTES};
+  return Candidate{name, launch<T>, T::SMEM_BYTES, T::BM, T::BN};
 }
 
 // The first is the default: in the search on the H100 (results/search_12_gpu_pipelined.md),
-// the fastest at 4096^3 of the tilings that keep 85% of their 4096^3 rate at 4095^3 and
-// 4097^3 (the first two rows differ by less than the run-to-run noise at 4096^3). Names:
-// block tile BMxBNxBK, warp tile, thread tile, threads per block, shared-memory stages,
-// blocks per SM asked of __launch_bounds__.
+// within noise of the fastest at 4096^3 and 8192^3, and at least 89% of cuBLAS at 4095^3 and
+// 4097^3. Names: block tile BMxBNxBK, warp tile, thread tile, threads per block,
+// shared-memory stages, blocks per SM asked of __launch_bounds__.
 //                                                   BM   BN  BK  WM  WN  TM  TN thr st b/SM
+using Default = Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>;
 const Candidate kCandidates[] = {
-    candidate<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>>("128x128x16_w32x64_t8x8_256_s3_b2"),
+    candidate<Default>("128x128x16_w32x64_t8x8_256_s3_b2"),
     candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 3, 2>>("128x128x16_w64x32_t8x8_256_s3_b2"),
     candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 4, 2>>("128x128x16_w64x32_t8x8_256_s4_b2"),
     candidate<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 4, 2>>("128x128x16_w32x64_t8x8_256_s4_b2"),
@@ -354,11 +433,42 @@ const Candidate kCandidates[] = {
     candidate<Tiling<128, 128, 8, 32, 64, 8, 8, 256, 3, 2>>("128x128x8_w32x64_t8x8_256_s3_b2"),
     candidate<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>("128x128x8_w64x32_t8x8_256_s4_b2"),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>("128x64x16_w64x32_t8x8_128_s3_b4"),
+    candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 4, 4>>("128x64x16_w64x32_t8x8_128_s4_b4"),
     candidate<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>("128x64x8_w64x32_t8x8_128_s3_b4"),
+    candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 3, 8>>("64x64x16_w64x32_t8x8_64_s3_b8"),
+    candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 4, 6>>("64x64x16_w64x32_t8x8_64_s4_b6"),
     candidate<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>("128x256x8_w64x64_t8x16_256_s3_b1"),
     candidate<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>("256x128x8_w64x64_t16x8_256_s3_b1"),
     candidate<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>("128x128x8_w64x64_t8x16_128_s3_b2"),
 };
+
+// The ablations: the default tiling with one supporting detail turned off, and with the
+// cross-slice prefetch turned on.
+struct Ablation {
+  const char* name;
+  void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
+};
+//                                                   group async double one-barrier bounds prefetch
+const Ablation kAblations[] = {
+    {"none", launch<Default>},
+    {"group-1", launch<Default, Features<1, true, true, true, true, false>>},
+    {"plain-copies", launch<Default, Features<8, false, true, true, true, false>>},
+    {"single-fragments", launch<Default, Features<8, true, false, true, true, false>>},
+    {"two-barriers", launch<Default, Features<8, true, true, false, true, false>>},
+    {"no-launch-bounds", launch<Default, Features<8, true, true, true, false, false>>},
+    {"one-stage-fewer", launch<Default::WithStages<Default::STAGES - 1>>},
+    {"plus-prefetch", launch<Default, Features<8, true, true, true, true, true>>},
+};
+
+// The tilings the wave rule chooses from, the fastest of each block-tile size, with their
+// rates at 4096^3 on the H100 in GFLOP/s (results/search_12_gpu_pipelined.md).
+struct WaveRuleTiling {
+  const char* name;
+  double rate;
+};
+const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 46551},
+                                           {"128x64x16_w64x32_t8x8_128_s3_b4", 44349},
+                                           {"64x64x16_w64x32_t8x8_64_s3_b8", 43604}};
 
 const Candidate& find_candidate(const std::string& config) {
   for (const Candidate& candidate : kCandidates) {
@@ -367,11 +477,25 @@ const Candidate& find_candidate(const std::string& config) {
   throw std::invalid_argument("stage 12 has no tiling '" + config + "'");
 }
 
+int current_device_attribute(cudaDeviceAttr attribute) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
+}
+
 }  // namespace
 
 std::vector<std::string> pipelined_configs() {
   std::vector<std::string> names;
   for (const Candidate& candidate : kCandidates) names.emplace_back(candidate.name);
+  return names;
+}
+
+std::vector<std::string> pipelined_ablations() {
+  std::vector<std::string> names;
+  for (const Ablation& ablation : kAblations) names.emplace_back(ablation.name);
   return names;
 }
 
@@ -383,22 +507,64 @@ GlobalAccess pipelined_path(Matrix, Matrix b, Matrix c) {
 
 std::string pipelined_unfit_reason(const std::string& config) {
   const int bytes = find_candidate(config).shared_bytes;
-  // The limit of device 0, asked once: the programs use device 0 only.
-  static const int limit = max_shared_bytes_per_block();
+  // Asked of the current device each time: another device, or a reset, may differ.
+  const int limit = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (bytes <= limit) return "";
   return "tiling " + config + " needs " + std::to_string(bytes) +
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
 }
 
+std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_limit) {
+  // Predicted time of a tiling: the busiest SM's share of the tiles, each BM x BN, at the
+  // tiling's own rate. With T tiles on S SMs the busiest SM gets ceil(T / S) of them, so a
+  // grid of few tiles, or just past a multiple of S, leaves SMs idle at the end (the tail):
+  // then smaller tiles, though slower each, finish sooner.
+  const char* best = nullptr;
+  double best_time = 0;
+  for (const WaveRuleTiling& tiling : kWaveRuleTilings) {
+    const Candidate& candidate = find_candidate(tiling.name);
+    if (candidate.shared_bytes > shared_bytes_limit) continue;
+    const long long tiles = static_cast<long long>((m + candidate.bm - 1) / candidate.bm) *
+                            ((n + candidate.bn - 1) / candidate.bn);
+    const long long busiest = (tiles + multiprocessors - 1) / multiprocessors;
+    const double time = static_cast<double>(busiest) * candidate.bm * candidate.bn / tiling.rate;
+    if (best == nullptr || time < best_time) {
+      best = tiling.name;
+      best_time = time;
+    }
+  }
+  if (best == nullptr) throw UsageError("no tiling of stage 12 fits this GPU's shared memory");
+  return best;
+}
+
+std::string pipelined_config_for(int m, int n) {
+  return pipelined_config_for(m, n, current_device_attribute(cudaDevAttrMultiProcessorCount),
+                              current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+}
+
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  if (const std::string reason = pipelined_unfit_reason(config); !reason.empty()) {
+  const std::string name = config == "auto" ? pipelined_config_for(c.height, c.width) : config;
+  if (const std::string reason = pipelined_unfit_reason(name); !reason.empty()) {
     throw UsageError(reason);
   }
   const GlobalAccess path = pipelined_path(a, b, c);
-  find_candidate(config).launch(path, a, b, c);
+  find_candidate(name).launch(path, a, b, c);
   CUDA_CHECK_LAUNCH();
   return path;
+}
+
+GlobalAccess launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
+                                            Matrix c) {
+  check_gemm_shapes(a, b, c);
+  for (const Ablation& entry : kAblations) {
+    if (ablation != entry.name) continue;
+    const GlobalAccess path = pipelined_path(a, b, c);
+    entry.launch(path, a, b, c);
+    CUDA_CHECK_LAUNCH();
+    return path;
+  }
+  throw std::invalid_argument("stage 12 has no ablation '" + ablation + "'");
 }
 
 }  // namespace ladder

@@ -15,6 +15,16 @@ namespace ladder {
 // search). Every one is correct for every size; they differ only in speed.
 std::vector<std::string> pipelined_configs();
 
+// The tiling "auto" stands for on an m x n product: the one the wave rule predicts fastest
+// on a GPU with this many SMs and this much shared memory per block (see the notes), or,
+// without the last two, on the current device.
+std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_limit);
+std::string pipelined_config_for(int m, int n);
+
+// The ablations: the default tiling with one supporting detail of the pipeline turned off,
+// by name; the first, "none", turns nothing off.
+std::vector<std::string> pipelined_ablations();
+
 // Why the named tiling cannot run on device 0, or "" when it can: its ring of slices needs
 // more shared memory per block than the GPU allows (max_shared_bytes_per_block: the two
 // 4-stage BK=16 tilings need 66,560 bytes, more than sm_75's 64 KB). The launcher throws
@@ -25,9 +35,14 @@ std::string pipelined_unfit_reason(const std::string& config);
 // always copied 4 bytes at a time (its floats go to different rows of the transposed slice).
 GlobalAccess pipelined_path(Matrix a, Matrix b, Matrix c);
 
-// c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
+// c = a * b on device views with the named tiling ("auto": pipelined_config_for), any sizes
+// and strides. Returns the path it
 // took, once the kernel is queued; an unknown tiling or mismatched shapes throw
 // std::invalid_argument, a tiling too large for this GPU UsageError, launch errors CudaError.
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
+
+// c = a * b with the default tiling and the named ablation (pipelined_ablations).
+GlobalAccess launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
+                                            Matrix c);
 
 }  // namespace ladder

@@ -23,14 +23,20 @@ int stage_main(int argc, char** argv) {
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
   const std::vector<std::string> configs = ladder::pipelined_configs();
-  std::string config = configs.front();
-  std::vector<std::string> choices = configs;
-  choices.push_back("all");
+  std::string config = "auto";
+  std::vector<std::string> config_choices = configs;
+  config_choices.insert(config_choices.begin(), {"auto", "all"});
+  const std::vector<std::string> ablations = ladder::pipelined_ablations();
+  std::string ablate = "none";
+  std::vector<std::string> ablate_choices = ablations;
+  ablate_choices.push_back("all");
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
-  cli.add_choice("--config", &config, choices,
-                 "the tiling: block BMxBNxBK, warp, thread, threads, shared-memory stages, "
-                 "blocks per SM; all runs every one");
+  cli.add_choice("--config", &config, config_choices,
+                 "the tiling (block_warp_thread_threads_stages_blocks-per-SM); auto picks by "
+                 "the wave rule, all runs every one");
+  cli.add_choice("--ablate", &ablate, ablate_choices,
+                 "run the default tiling with one pipeline detail turned off; all runs each");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
 
@@ -41,20 +47,37 @@ int stage_main(int argc, char** argv) {
             [stage11](Matrix a, Matrix b, Matrix c) {
               ladder::launch_gemm_warp_tiled(stage11, a, b, c);
             });
-  const auto path = ladder::pipelined_path(bench.a(), bench.b(), bench.c());
-  for (const std::string& name : configs) {
-    if (config != "all" && config != name) continue;
-    // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
-    if (config == "all") {
-      if (const std::string reason = ladder::pipelined_unfit_reason(name); !reason.empty()) {
-        std::fprintf(stderr, "skipped: %s\n", reason.c_str());
-        continue;
-      }
+  const std::string path = ladder::path_name(ladder::pipelined_path(bench.a(), bench.b(), bench.c()));
+  if (ablate != "none") {
+    for (const std::string& name : ablations) {
+      if (ablate != "all" && ablate != name && name != "none") continue;
+      bench.run(report, "ablation " + name + ", " + path,
+                ladder::Role::stage,
+                [name](Matrix a, Matrix b, Matrix c) {
+                  ladder::launch_gemm_pipelined_ablation(name, a, b, c);
+                });
     }
-    bench.run(report, name + ", " + ladder::path_name(path), ladder::Role::stage,
-              [name](Matrix a, Matrix b, Matrix c) {
-                ladder::launch_gemm_pipelined(name, a, b, c);
+  } else if (config == "auto") {
+    const std::string chosen = ladder::pipelined_config_for(shape.m, shape.n);
+    bench.run(report, chosen + " (auto), " + path, ladder::Role::stage,
+              [chosen](Matrix a, Matrix b, Matrix c) {
+                ladder::launch_gemm_pipelined(chosen, a, b, c);
               });
+  } else {
+    for (const std::string& name : configs) {
+      if (config != "all" && config != name) continue;
+      // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
+      if (config == "all") {
+        if (const std::string reason = ladder::pipelined_unfit_reason(name); !reason.empty()) {
+          std::fprintf(stderr, "skipped: %s\n", reason.c_str());
+          continue;
+        }
+      }
+      bench.run(report, name + ", " + path, ladder::Role::stage,
+                [name](Matrix a, Matrix b, Matrix c) {
+                  ladder::launch_gemm_pipelined(name, a, b, c);
+                });
+    }
   }
   bench.run_cublas(report);
   bench.run_transfers(report);

@@ -22,7 +22,7 @@ import stages as manifest
 from ladder import table, write_csv
 
 SIZES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095),
-         (4097, 4097, 4097), (1920, 1280, 1024)]
+         (4097, 4097, 4097), (1920, 1280, 1024), (1024, 1024, 1024)]
 SORT_BY = "4096x4096x4096"
 NO_GPU = 77  # the programs' exit code for "no usable CUDA device"
 COLUMNS = ("role", "variant", "rate")  # what the table reads from each row

@@ -17,6 +17,7 @@
 #include "12_gpu_pipelined/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
+#include "common/errors.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
@@ -190,13 +191,18 @@ TEST_CASE("09 register tiled: 1D and 2D match the reference on every shape and l
   check_part3(variants);
 }
 
-TEST_CASE("10 vectorized: both paths match the reference on every shape and layout",
+TEST_CASE("10 vectorized: both paths and both slice depths match the reference on every shape "
+          "and layout",
           "[gpu][stage10]") {
-  check_part3({{"vectorized",
-                [](Matrix a, Matrix b, Matrix c) {
-                  return std::optional<GlobalAccess>{launch_gemm_vectorized(a, b, c)};
-                },
-                true, true, true}});
+  std::vector<Variant> variants;
+  for (const int bk : {16, 8}) {
+    variants.push_back({"vectorized BK " + std::to_string(bk),
+                        [bk](Matrix a, Matrix b, Matrix c) {
+                          return std::optional<GlobalAccess>{launch_gemm_vectorized(a, b, c, bk)};
+                        },
+                        true, true, true});
+  }
+  check_part3(variants);
 }
 
 TEST_CASE("11 warp tiled: every tiling matches the reference on every shape and layout",
@@ -229,7 +235,59 @@ TEST_CASE("12 pipelined: every tiling matches the reference on every shape and l
                         },
                         false, true, true});
   }
+  for (const std::string& ablation : pipelined_ablations()) {
+    variants.push_back({"ablation " + ablation,
+                        [ablation](Matrix a, Matrix b, Matrix c) {
+                          return std::optional<GlobalAccess>{
+                              launch_gemm_pipelined_ablation(ablation, a, b, c)};
+                        },
+                        false, true, true});
+  }
+  variants.push_back({"auto",
+                      [](Matrix a, Matrix b, Matrix c) {
+                        return std::optional<GlobalAccess>{launch_gemm_pipelined("auto", a, b, c)};
+                      },
+                      false, true, true});
   check_part3(variants);
+}
+
+TEST_CASE("12 pipelined: the wave rule keeps large tiles for full waves, smaller ones for a "
+          "grid that leaves SMs idle",
+          "[stage12]") {
+  constexpr int h100_sms = 132, h100_shared = 232448;
+  const std::string large = pipelined_config_for(4096, 4096, h100_sms, h100_shared);
+  REQUIRE(large.rfind("128x128x", 0) == 0);  // 1024 tiles: 7.8 per SM, the tail is small
+  REQUIRE(pipelined_config_for(8192, 8192, h100_sms, h100_shared) == large);
+  // 1024^3: 64 tiles of 128x128 leave half the SMs idle.
+  REQUIRE(pipelined_config_for(1024, 1024, h100_sms, h100_shared).rfind("128x128x", 0) != 0);
+  // A GPU without enough shared memory for the large tiling gets one that fits.
+  const std::string small = pipelined_config_for(4096, 4096, h100_sms, 48 * 1024);
+  REQUIRE(small != large);
+  REQUIRE_THROWS_AS(pipelined_config_for(64, 64, h100_sms, 1024), UsageError);
+}
+
+TEST_CASE("12 pipelined: still right after the device is reset twice", "[gpu][stage12]") {
+  // The launcher sets the kernel's shared-memory limit on each launch: a cudaDeviceReset
+  // clears it, and a setting cached from before would make the next launch fail.
+  const int m = 130, n = 129, k = 33;
+  HostMatrix a = test::random_matrix(m, k, 0, 1);
+  HostMatrix b = test::random_matrix(k, n, 0, 2);
+  const GemmReference want = reference_gemm(a.view(), b.view());
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    DeviceMatrix a_device(m, k, k), b_device(k, n, n), c_device(m, n, n);
+    a_device.upload(a.view());
+    b_device.upload(b.view());
+    launch_gemm_pipelined(pipelined_configs().front(), a_device.view(), b_device.view(),
+                          c_device.view());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    HostMatrix c(m, n, n);
+    c_device.download(c.view());
+    const CheckResult check = check_gemm(c.view(), want, k);
+    INFO(check.summary());
+    REQUIRE(check.ok);
+    CUDA_CHECK(cudaDeviceReset());
+  }
 }
 
 TEST_CASE("Part 3 launchers reject mismatched shapes and unknown tilings before the GPU",
