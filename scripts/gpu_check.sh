@@ -4,7 +4,7 @@
 # sweep, the profiles and the SASS, with every log and CSV written to OUT_DIR.
 #   scripts/gpu_check.sh OUT_DIR [step ...]
 # Steps (default: all, in this order):
-#   build test sanitize bench ladder sweep search profile sass plot
+#   build test sanitize bench ladder sweep search profile smem sass plot
 # Which programs run with which arguments comes from the stage declarations (build-native/
 # stages.json). Environment: CMAKE_PREFIX_PATH, where Catch2 is if not under /usr;
 # LADDER_COMMIT, the commit a copied tree was made from (default: git's HEAD).
@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu_check.sh OUT_DIR [step ...]}
 shift
-steps=${*:-build test sanitize bench ladder sweep search profile sass plot}
+steps=${*:-build test sanitize bench ladder sweep search profile smem sass plot}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 build=build-native
@@ -98,6 +98,13 @@ if wants profile; then
   python3 scripts/ncu_profile.py --build "$build" --out "$out/profile.md" 2>"$out/profile.log" || {
     tail -20 "$out/profile.log"; fail profile; }
   cat "$out/profile.md" 2>/dev/null
+fi
+
+if wants smem; then
+  step "shared-memory access patterns under Nsight Compute"
+  scripts/smem_patterns.sh "$build" >"$out/smem_patterns.md" 2>"$out/smem_patterns.log" || {
+    tail -5 "$out/smem_patterns.log"; fail smem; }
+  cat "$out/smem_patterns.md"
 fi
 
 if wants sass; then
