@@ -3,7 +3,8 @@ no GPU, fails or prints no table."""
 import os
 import unittest
 
-from support import NO_GPU, ScriptTest, csv_rows
+from support import NO_GPU, ScriptTest, csv_rows  # support puts scripts/ on the path
+from search import SIZES  # noqa: E402
 
 
 class SearchTest(ScriptTest):
@@ -24,7 +25,7 @@ class SearchTest(ScriptTest):
             table = f.read()
         self.assertLess(table.index("128x64 "), table.index("64x64 (default)"))
         with open(os.path.join(self.out, "search_11_gpu.csv")) as f:
-            self.assertEqual(len(f.read().splitlines()), 1 + 6 * len(rows))  # six sizes
+            self.assertEqual(len(f.read().splitlines()), 1 + len(SIZES) * len(rows))
 
     def test_missing_program(self):
         done = self.search(os.path.join(self.folder, "not_built"))
