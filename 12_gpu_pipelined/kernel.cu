@@ -522,7 +522,7 @@ std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_b
   const char* best = nullptr;
   double best_time = 0;
   for (const WaveRuleTiling& tiling : kWaveRuleTilings) {
-    const Candidate& candidate = find_candidate(tiling.name);
+    const Candidate candidate = find_candidate(tiling.name);
     if (candidate.shared_bytes > shared_bytes_limit) continue;
     const long long tiles = static_cast<long long>((m + candidate.bm - 1) / candidate.bm) *
                             ((n + candidate.bn - 1) / candidate.bn);

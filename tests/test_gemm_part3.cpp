@@ -275,17 +275,19 @@ TEST_CASE("12 pipelined: still right after the device is reset twice", "[gpu][st
   const GemmReference want = reference_gemm(a.view(), b.view());
   for (int round = 0; round < 3; ++round) {
     CAPTURE(round);
-    DeviceMatrix a_device(m, k, k), b_device(k, n, n), c_device(m, n, n);
-    a_device.upload(a.view());
-    b_device.upload(b.view());
-    launch_gemm_pipelined(pipelined_configs().front(), a_device.view(), b_device.view(),
-                          c_device.view());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    HostMatrix c(m, n, n);
-    c_device.download(c.view());
-    const CheckResult check = check_gemm(c.view(), want, k);
-    INFO(check.summary());
-    REQUIRE(check.ok);
+    {  // the device buffers are freed before the reset, which would invalidate them
+      DeviceMatrix a_device(m, k, k), b_device(k, n, n), c_device(m, n, n);
+      a_device.upload(a.view());
+      b_device.upload(b.view());
+      launch_gemm_pipelined(pipelined_configs().front(), a_device.view(), b_device.view(),
+                            c_device.view());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      HostMatrix c(m, n, n);
+      c_device.download(c.view());
+      const CheckResult check = check_gemm(c.view(), want, k);
+      INFO(check.summary());
+      REQUIRE(check.ok);
+    }
     CUDA_CHECK(cudaDeviceReset());
   }
 }
