@@ -15,6 +15,7 @@
 // The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
 #include "12_gpu_pipelined/kernel.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/cuda_check.hpp"
@@ -110,7 +111,9 @@ __device__ void copy16_async(float* dst, const float* src, int src_bytes) {
 
 template <class F>
 __device__ void commit_copies() {
-  if constexpr (F::ASYNC_COPIES && kHasCpAsync) asm volatile("cp.async.commit_group;\n" ::: "memory");
+  if constexpr (F::ASYNC_COPIES && kHasCpAsync) {
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+  }
 }
 
 // Waits until at most PENDING committed groups of this thread's copies are still in flight.
@@ -410,17 +413,20 @@ struct Candidate {
   void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
   int shared_bytes;  // the ring's size per block
   int bm, bn;        // the block tile, for the wave rule
+  int min_blocks;    // blocks per SM asked of __launch_bounds__
 };
 
-template <class T>
+template <class T, class F = DefaultFeatures>
 constexpr Candidate candidate(const char* name) {
-  return Candidate{name, launch<T>, T::SMEM_BYTES, T::BM, T::BN};
+  return Candidate{name, launch<T, F>, T::SMEM_BYTES, T::BM, T::BN, T::MIN_BLOCKS};
 }
+using Prefetch = Features<8, true, true, true, true, true>;
 
 // The first is the default: in the search on the H100 (results/search_12_gpu_pipelined.md),
 // within noise of the fastest at 4096^3 and 8192^3, and at least 89% of cuBLAS at 4095^3 and
 // 4097^3. Names: block tile BMxBNxBK, warp tile, thread tile, threads per block,
-// shared-memory stages, blocks per SM asked of __launch_bounds__.
+// shared-memory stages, blocks per SM asked of __launch_bounds__; _pf: with the cross-slice
+// prefetch, which the smaller tilings afford without spilling.
 //                                                   BM   BN  BK  WM  WN  TM  TN thr st b/SM
 using Default = Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>;
 const Candidate kCandidates[] = {
@@ -433,10 +439,14 @@ const Candidate kCandidates[] = {
     candidate<Tiling<128, 128, 8, 32, 64, 8, 8, 256, 3, 2>>("128x128x8_w32x64_t8x8_256_s3_b2"),
     candidate<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>("128x128x8_w64x32_t8x8_256_s4_b2"),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>("128x64x16_w64x32_t8x8_128_s3_b4"),
+    candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>, Prefetch>(
+        "128x64x16_w64x32_t8x8_128_s3_b4_pf"),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 4, 4>>("128x64x16_w64x32_t8x8_128_s4_b4"),
     candidate<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>("128x64x8_w64x32_t8x8_128_s3_b4"),
     candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 3, 8>>("64x64x16_w64x32_t8x8_64_s3_b8"),
     candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 4, 6>>("64x64x16_w64x32_t8x8_64_s4_b6"),
+    candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 4, 6>, Prefetch>(
+        "64x64x16_w64x32_t8x8_64_s4_b6_pf"),
     candidate<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>("128x256x8_w64x64_t8x16_256_s3_b1"),
     candidate<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>("256x128x8_w64x64_t16x8_256_s3_b1"),
     candidate<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>("128x128x8_w64x64_t8x16_128_s3_b2"),
@@ -457,18 +467,22 @@ const Ablation kAblations[] = {
     {"two-barriers", launch<Default, Features<8, true, true, false, true, false>>},
     {"no-launch-bounds", launch<Default, Features<8, true, true, true, false, false>>},
     {"one-stage-fewer", launch<Default::WithStages<Default::STAGES - 1>>},
-    {"plus-prefetch", launch<Default, Features<8, true, true, true, true, true>>},
+    {"plus-prefetch", launch<Default, Prefetch>},
 };
 
-// The tilings the wave rule chooses from, the fastest of each block-tile size, with their
-// rates at 4096^3 on the H100 in GFLOP/s (results/search_12_gpu_pipelined.md).
+// The tilings the wave rule chooses from, largest first: the fastest of each block-tile
+// size, with their rates at 4096^3 on the H100 in GFLOP/s (results/search_12_gpu_pipelined.md).
 struct WaveRuleTiling {
   const char* name;
   double rate;
 };
 const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 46551},
-                                           {"128x64x16_w64x32_t8x8_128_s3_b4", 44349},
-                                           {"64x64x16_w64x32_t8x8_64_s3_b8", 43604}};
+                                           {"128x64x16_w64x32_t8x8_128_s3_b4_pf", 45786},
+                                           {"64x64x16_w64x32_t8x8_64_s4_b6_pf", 45566}};
+
+// Shared memory the GPU keeps for itself in every block on sm_80 and newer (the CUDA C++
+// Programming Guide's table of compute capabilities: "reserved shared memory per block").
+constexpr int kReservedSharedBytes = 1024;
 
 const Candidate& find_candidate(const std::string& config) {
   for (const Candidate& candidate : kCandidates) {
@@ -514,20 +528,28 @@ std::string pipelined_unfit_reason(const std::string& config) {
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
 }
 
-std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_limit) {
-  // Predicted time of a tiling: the busiest SM's share of the tiles, each BM x BN, at the
-  // tiling's own rate. With T tiles on S SMs the busiest SM gets ceil(T / S) of them, so a
-  // grid of few tiles, or just past a multiple of S, leaves SMs idle at the end (the tail):
-  // then smaller tiles, though slower each, finish sooner.
+std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_per_block,
+                                 int shared_bytes_per_sm) {
+  // A wave is as many blocks as the GPU runs at once: SMs x blocks per SM. A grid of W waves
+  // takes about ceil(W) wave times however little of the last wave is filled (the tail), and
+  // a wave takes blocks-per-SM tiles' worth of work per SM at the tiling's rate. From two
+  // waves on, the tail is at most a third of the time and the largest tiles, the fastest
+  // each, stay; below that, smaller tiles, though slower each, can fill the waves better.
   const char* best = nullptr;
   double best_time = 0;
   for (const WaveRuleTiling& tiling : kWaveRuleTilings) {
     const Candidate candidate = find_candidate(tiling.name);
-    if (candidate.shared_bytes > shared_bytes_limit) continue;
+    if (candidate.shared_bytes > shared_bytes_per_block) continue;
+    const int fit = shared_bytes_per_sm / (candidate.shared_bytes + kReservedSharedBytes);
+    const int per_sm = std::min(candidate.min_blocks, fit);
+    if (per_sm < 1) continue;
     const long long tiles = static_cast<long long>((m + candidate.bm - 1) / candidate.bm) *
                             ((n + candidate.bn - 1) / candidate.bn);
-    const long long busiest = (tiles + multiprocessors - 1) / multiprocessors;
-    const double time = static_cast<double>(busiest) * candidate.bm * candidate.bn / tiling.rate;
+    const long long wave = static_cast<long long>(multiprocessors) * per_sm;
+    const long long waves = (tiles + wave - 1) / wave;
+    if (best == nullptr && tiles >= 2 * wave) return tiling.name;  // the largest fills waves
+    const double time =
+        static_cast<double>(waves) * per_sm * candidate.bm * candidate.bn / tiling.rate;
     if (best == nullptr || time < best_time) {
       best = tiling.name;
       best_time = time;
@@ -539,7 +561,9 @@ std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_b
 
 std::string pipelined_config_for(int m, int n) {
   return pipelined_config_for(m, n, current_device_attribute(cudaDevAttrMultiProcessorCount),
-                              current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+                              current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin),
+                              current_device_attribute(
+                                  cudaDevAttrMaxSharedMemoryPerMultiprocessor));
 }
 
 GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {

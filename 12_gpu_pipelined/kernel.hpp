@@ -16,9 +16,10 @@ namespace ladder {
 std::vector<std::string> pipelined_configs();
 
 // The tiling "auto" stands for on an m x n product: the one the wave rule predicts fastest
-// on a GPU with this many SMs and this much shared memory per block (see the notes), or,
-// without the last two, on the current device.
-std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_limit);
+// on a GPU with this many SMs and this much shared memory per block and per SM (see the
+// notes), or, without the last three, on the current device.
+std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_per_block,
+                                 int shared_bytes_per_sm);
 std::string pipelined_config_for(int m, int n);
 
 // The ablations: the default tiling with one supporting detail of the pipeline turned off,

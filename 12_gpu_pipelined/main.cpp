@@ -47,7 +47,8 @@ int stage_main(int argc, char** argv) {
             [stage11](Matrix a, Matrix b, Matrix c) {
               ladder::launch_gemm_warp_tiled(stage11, a, b, c);
             });
-  const std::string path = ladder::path_name(ladder::pipelined_path(bench.a(), bench.b(), bench.c()));
+  const std::string path =
+      ladder::path_name(ladder::pipelined_path(bench.a(), bench.b(), bench.c()));
   if (ablate != "none") {
     for (const std::string& name : ablations) {
       if (ablate != "all" && ablate != name && name != "none") continue;

@@ -376,6 +376,23 @@ TEST_CASE("the L2 flush writes twice the cache's size", "[common][timing]") {
   REQUIRE(l2_flush_bytes(0) == 0);
 }
 
+TEST_CASE("the help shows a long list of choices as a count; a wrong value lists them all",
+          "[common][cli]") {
+  std::vector<std::string> tilings;
+  for (int i = 0; i < 20; ++i) tilings.push_back("tiling_number_" + std::to_string(i));
+  std::string config = tilings.front();
+  std::string depth = "16";
+  Cli cli("test", "test program");
+  cli.add_choice("--config", &config, tilings, "the tiling");
+  cli.add_choice("--bk", &depth, {"16", "8"}, "the slice depth");
+  REQUIRE_THAT(cli.usage(), Catch::Contains("the tiling (20 choices; a wrong value lists them)"));
+  REQUIRE_THAT(cli.usage(), Catch::Contains("the slice depth (16|8)"));
+  std::vector<const char*> argv{"test", "--config", "nope"};
+  REQUIRE_THROWS_WITH(cli.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data())),
+                      Catch::Contains("tiling_number_0|tiling_number_1|") &&
+                          Catch::Contains("tiling_number_19, got 'nope'"));
+}
+
 TEST_CASE("the help lists every option's text in one column, --help included", "[common][cli]") {
   GemmShape shape;
   RunOptions options;

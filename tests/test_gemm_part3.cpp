@@ -254,16 +254,19 @@ TEST_CASE("12 pipelined: every tiling matches the reference on every shape and l
 TEST_CASE("12 pipelined: the wave rule keeps large tiles for full waves, smaller ones for a "
           "grid that leaves SMs idle",
           "[stage12]") {
-  constexpr int h100_sms = 132, h100_shared = 232448;
-  const std::string large = pipelined_config_for(4096, 4096, h100_sms, h100_shared);
-  REQUIRE(large.rfind("128x128x", 0) == 0);  // 1024 tiles: 7.8 per SM, the tail is small
-  REQUIRE(pipelined_config_for(8192, 8192, h100_sms, h100_shared) == large);
-  // 1024^3: 64 tiles of 128x128 leave half the SMs idle.
-  REQUIRE(pipelined_config_for(1024, 1024, h100_sms, h100_shared).rfind("128x128x", 0) != 0);
+  // The H100: 132 SMs, 227 KB of shared memory per block and 228 KB per SM.
+  const auto h100 = [](int m, int n) { return pipelined_config_for(m, n, 132, 232448, 233472); };
+  const std::string large = "128x128x16_w32x64_t8x8_256_s3_b2";
+  REQUIRE(h100(4096, 4096) == large);  // 1024 tiles: 3.9 waves of 264, a small tail
+  REQUIRE(h100(8192, 8192) == large);
+  REQUIRE(h100(4097, 4097) == large);  // 1089 tiles: 4.1 waves, the tail is a fifth
+  REQUIRE(h100(2048, 2048) == large);  // 256 tiles: one wave of 264, nearly full
+  // The articles' problem: 150 tiles of 128x128 fill 57% of one wave; 600 of 64x64 fill 76%.
+  REQUIRE(h100(1920, 1280) == "64x64x16_w64x32_t8x8_64_s4_b6_pf");
+  REQUIRE(h100(1024, 1024) != large);  // 64 tiles: a quarter of a wave
   // A GPU without enough shared memory for the large tiling gets one that fits.
-  const std::string small = pipelined_config_for(4096, 4096, h100_sms, 48 * 1024);
-  REQUIRE(small != large);
-  REQUIRE_THROWS_AS(pipelined_config_for(64, 64, h100_sms, 1024), UsageError);
+  REQUIRE(pipelined_config_for(4096, 4096, 132, 48 * 1024, 100 * 1024) != large);
+  REQUIRE_THROWS_AS(pipelined_config_for(64, 64, 132, 1024, 65536), UsageError);
 }
 
 TEST_CASE("12 pipelined: still right after the device is reset twice", "[gpu][stage12]") {

@@ -76,7 +76,11 @@ void Cli::add_choice(const std::string& name, std::string* value,
                      std::vector<std::string> choices, const std::string& help) {
   std::string listed;
   for (const auto& choice : choices) listed += (listed.empty() ? "" : "|") + choice;
-  options_.push_back({name, help + " (" + listed + ")", *value, true,
+  // A long list (stage 12's tilings) would bury the help: a wrong value prints it instead.
+  const std::string shown = listed.size() <= 80 ? listed
+                                                : std::to_string(choices.size()) +
+                                                      " choices; a wrong value lists them";
+  options_.push_back({name, help + " (" + shown + ")", *value, true,
                       [name, value, choices, listed](const std::string& text) {
                         for (const auto& choice : choices) {
                           if (text == choice) {
