@@ -476,9 +476,9 @@ struct WaveRuleTiling {
   const char* name;
   double rate;
 };
-const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 46551},
-                                           {"128x64x16_w64x32_t8x8_128_s3_b4_pf", 45786},
-                                           {"64x64x16_w64x32_t8x8_64_s4_b6_pf", 45566}};
+const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 46548},
+                                           {"128x64x16_w64x32_t8x8_128_s3_b4_pf", 45872},
+                                           {"64x64x16_w64x32_t8x8_64_s4_b6_pf", 46202}};
 
 // Shared memory the GPU keeps for itself in every block on sm_80 and newer (the CUDA C++
 // Programming Guide's table of compute capabilities: "reserved shared memory per block").
