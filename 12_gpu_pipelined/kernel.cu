@@ -4,14 +4,16 @@
 // global memory its FMA units idle, unless another block happens to be computing. The one
 // idea here: overlap the two. Global->shared copies are issued asynchronously (cp.async, which
 // also skips the trip through registers) into a ring of STAGES shared-memory buffers, so
-// slices kt+1 .. kt+STAGES-1 are in flight while slice kt is computed. Supporting details:
+// slices kt+1 .. kt+STAGES-1 are in flight while slice kt is computed. Supporting details,
+// each a switch in Features that --ablate turns off alone (results/ablation_12.md):
 //  - register fragments are double-buffered: the LDS.128 for step k+1 are issued before the
-//    FMAs of step k, so shared-memory latency hides behind 64+ FMAs;
+//    FMAs of step k, so shared-memory latency hides behind 64 FMAs;
 //  - one barrier per slice instead of two (the ring makes the second one unnecessary);
-//  - blocks are rasterised in groups of GROUP_M tile rows, so blocks running at the same time
-//    share slices of A and B in L2;
+//  - blocks are rasterised in groups of GROUP_M tile rows (measured: no effect at 4096^3 and
+//    8192^3 on the H100; kept because it costs nothing);
 //  - __launch_bounds__(THREADS, MIN_BLOCKS) lets ptxas budget registers for MIN_BLOCKS
 //    resident blocks per SM.
+// Small problems get smaller tiles: pipelined_config_for, the wave rule.
 // The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
 #include "12_gpu_pipelined/kernel.hpp"
 

@@ -1,6 +1,6 @@
 // Stage 12: software pipelining. Stage 11's warp tiling, with the next slices of A and B
 // copied into a ring of shared-memory buffers (cp.async on sm_80 and newer) while the current
-// one is multiplied; register fragments double-buffered; blocks ordered for L2 reuse.
+// one is multiplied; register fragments double-buffered; the tiling chosen by the wave rule.
 #pragma once
 
 #include <string>
@@ -11,8 +11,8 @@
 
 namespace ladder {
 
-// The tilings this stage is built with, by name; the first is the default (the winner of the
-// search). Every one is correct for every size; they differ only in speed.
+// The tilings this stage is built with, by name; the first is the one the wave rule keeps for
+// problems of two waves or more. Every one is correct for every size; they differ in speed.
 std::vector<std::string> pipelined_configs();
 
 // The tiling "auto" stands for on an m x n product: the one the wave rule predicts fastest
@@ -26,9 +26,9 @@ std::string pipelined_config_for(int m, int n);
 // by name; the first, "none", turns nothing off.
 std::vector<std::string> pipelined_ablations();
 
-// Why the named tiling cannot run on device 0, or "" when it can: its ring of slices needs
-// more shared memory per block than the GPU allows (max_shared_bytes_per_block: the two
-// 4-stage BK=16 tilings need 66,560 bytes, more than sm_75's 64 KB). The launcher throws
+// Why the named tiling cannot run on the current device, or "" when it can: its ring of
+// slices needs more shared memory per block than the GPU allows (the 4-stage 128x128x16
+// tilings need 66,560 bytes, more than sm_75's 64 KB). The launcher throws
 // UsageError with this reason; --config all and the tests skip such a tiling.
 std::string pipelined_unfit_reason(const std::string& config);
 

@@ -61,12 +61,6 @@ std::string DeviceInfo::describe() const {
   return text;
 }
 
-int max_shared_bytes_per_block() {
-  int bytes = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-  return bytes;
-}
-
 DeviceInfo require_device() {
   if (std::string reason = no_device_reason(); !reason.empty()) throw NoDeviceError(reason);
   CUDA_CHECK(cudaSetDevice(0));

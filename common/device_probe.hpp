@@ -26,10 +26,6 @@ std::string no_device_reason();
 // Device 0, checked as above; throws NoDeviceError with the reason.
 DeviceInfo require_device();
 
-// The most shared memory one block of device 0 may ask for (cudaFuncSetAttribute's limit):
-// 64 KB on sm_75, 163 KB on sm_80, 227 KB on sm_90.
-int max_shared_bytes_per_block();
-
 // The reason no_device_reason gives when cudaGetDeviceCount fails with `status`. Without a
 // GPU or without a driver the runtime says "CUDA driver version is insufficient...", which
 // reads like "upgrade your driver", so those two cases say what is missing first.
