@@ -35,7 +35,7 @@ struct Pattern {
 const Pattern kPatterns[] = {
     {"LDS.32 consecutive (04 B row, 07/08 row reads)", 1, 32, 0, 1},
     {"LDS.32 broadcast (every lane one word)", 1, 32, 0, 0},
-    {"LDS.32 two words, 16 lanes each (04 A, tile 16)", 1, 16, 16, 0},
+    {"LDS.32 two words, 16 lanes each (05 unroll 1: A, tile 16)", 1, 16, 16, 0},
     {"LDS.32 stride 2 words (2-way conflict)", 1, 32, 0, 2},
     {"LDS.32 stride 32 words (07 column, 32-way)", 1, 32, 0, 32},
     {"LDS.32 stride 33 words (08 padded column)", 1, 32, 0, 33},

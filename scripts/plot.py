@@ -70,19 +70,31 @@ def size_of(problem):
 
 
 def ladder_chart(rows, out):
-    stages, rates = [], []
-    for stage in dict.fromkeys(r["stage"] for r in rows):
-        own = [r for r in rows if r["stage"] == stage and r["role"] == "stage" and r["unit"] == "GFLOP/s"]
+    gemm = [r for r in rows if r["unit"] == "GFLOP/s"]
+    # The GPU stages' problem is the largest one; the CPU stages ran a smaller one.
+    main_problem = max({r["problem"] for r in gemm}, key=size_of)
+    stages, rates, smaller = [], [], []
+    for stage in dict.fromkeys(r["stage"] for r in gemm):
+        own = [r for r in gemm if r["stage"] == stage and r["role"] == "stage"]
         if own:
             top = max(own, key=lambda r: float(r["rate"]))
             # The variant up to its first comma (Part 3 names its tiling in full), wrapped.
             variant = textwrap.fill(top["variant"].split(",")[0].replace("_", " "), 16)
             stages.append(f"{stage}\n{variant}")
             rates.append(float(top["rate"]))
-    cublas = [float(r["rate"]) for r in rows if r["variant"].startswith("cuBLAS")]
+            smaller.append(top["problem"] != main_problem)
+    cublas = [float(r["rate"]) for r in gemm if r["variant"].startswith("cuBLAS")]
     fig, ax = plt.subplots(figsize=(12, 6))
-    bars = ax.bar(range(len(rates)), rates, color="#4c72b0")
+    bars = ax.bar(range(len(rates)), rates, color=["#8c8c8c" if s else "#4c72b0" for s in smaller])
+    for bar, small in zip(bars, smaller):
+        if small:
+            bar.set_hatch("//")
     ax.bar_label(bars, labels=[f"{r:,.0f}" for r in rates], fontsize=8)
+    others = sorted({r["problem"] for r in gemm} - {main_problem})
+    if others:
+        ax.bar([], [], color="#8c8c8c", hatch="//",
+               label=f"CPU stages, on a smaller problem: {'; '.join(others)}")
+    ax.bar([], [], color="#4c72b0", label=f"GPU stages, on {main_problem}")
     if cublas:
         ax.axhline(max(cublas), color="#dd8452", linestyle="--", label=f"cuBLAS SGEMM FP32, fastest of its {len(cublas)} runs ({max(cublas):,.0f})")
     peak = peak_gflops(rows)
@@ -91,32 +103,29 @@ def ladder_chart(rows, out):
     ax.set_yscale("log")
     ax.set_ylabel("GFLOP/s (log scale)")
     ax.set_xticks(range(len(stages)), stages, fontsize=7)
-    problems = sorted({r["problem"] for r in rows if r["unit"] == "GFLOP/s"})
-    ax.set_title(f"The GEMM ladder on {gpu_name(rows)}: best variant of each stage\n({'; '.join(problems)})", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.set_title(f"The GEMM ladder on {gpu_name(rows)}: best variant of each stage", fontsize=10)
+    ax.legend(fontsize=8, loc="center left")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 
 
 def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
+    # One line per stage (its best variant at each size) and the ceiling: few enough lines to
+    # tell apart.
     series = defaultdict(dict)
     for r in rows:
         if r["unit"] != unit:
             continue
         size = size_of(r["problem"])
-        if r["role"] == "stage" and "(auto)" in r["variant"]:
-            # Stage 12 picks its tiling by size: one line, whatever tiling each size got.
-            key = f"{r['stage']}: auto (tiling by the wave rule)"
-        elif r["role"] == "stage":
-            key = f"{r['stage']}: {r['variant']}"
+        if r["role"] == "stage":
+            key = r["stage"]
         elif r["variant"].startswith(ceiling_prefix):
             key = r["variant"]
         else:
             continue
         series[key][size] = max(series[key].get(size, 0), float(r["rate"]))
     fig, ax = plt.subplots(figsize=(11, 6))
-    # 20 distinct colours: more series than the default cycle of 10, which would repeat.
-    colours = iter(plt.cm.tab20.colors)
+    colours = iter(plt.cm.tab10.colors)
     for key, points in sorted(series.items()):
         sizes = sorted(points)
         style = (dict(color="black", linestyle="--", linewidth=2) if key.startswith(ceiling_prefix)
@@ -125,8 +134,8 @@ def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
     ax.set_xscale("log", base=2)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(f"{title} on {gpu_name(rows)}", fontsize=10)
-    ax.legend(fontsize=6, ncol=2)
+    ax.set_title(f"{title} on {gpu_name(rows)}: the best variant of each stage", fontsize=10)
+    ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
