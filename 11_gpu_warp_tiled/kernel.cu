@@ -7,8 +7,8 @@
 // the warp steps over WMITER x WNITER times. A thread's TM x TN outputs are thus made of 4 x 4
 // pieces spaced WSUBM / WSUBN apart. In one LDS.128 of B the lanes read LC consecutive float4
 // (16 x LC contiguous bytes, the rest broadcasts), and of A LR consecutive float4: no bank
-// conflict. A
-// warp's working set is also small and square-ish, so each fragment is reused more.
+// conflict. The loads per FFMA are stage 10's; what changes is the wavefronts each load takes
+// (results/smem_patterns.md).
 // All sizes are template parameters; kCandidates lists the tilings the parameter search times.
 #include "11_gpu_warp_tiled/kernel.hpp"
 
