@@ -48,6 +48,8 @@ const Pattern kPatterns[] = {
     {"LDS.128 10 B: 16 float4s stride 8 words", 4, 16, 0, 8},
     {"LDS.128 11/12 A (w32x64): 4 float4s, 8 lanes each", 4, 8, 4, 0},
     {"LDS.128 11/12 B (w32x64): 8 consecutive float4s", 4, 8, 0, 4},
+    {"LDS.128 11 A (w64x32): 8 consecutive float4s, 4 adjacent lanes each", 4, 4, 4, 0},
+    {"LDS.128 11 B (w64x32): 4 consecutive float4s, lanes 4 apart share", 4, 4, 0, 4},
 };
 
 constexpr int kTileFloats = 8192;   // 32 KB of shared memory per block
