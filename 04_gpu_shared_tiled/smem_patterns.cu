@@ -5,19 +5,17 @@
 // of distinct words the warp reads from its busiest bank. scripts/smem_patterns.sh runs it
 // under Nsight Compute and puts the measured count beside the prediction.
 //   cmake --build --preset native --target smem_patterns
-//   build-native/bin/smem_patterns [--reps N]
+//   build-native/bin/smem_patterns --help
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
 #include <vector>
 
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
+#include "common/harness/options.hpp"
 #include "common/harness/program.hpp"
 
 namespace {
@@ -111,25 +109,13 @@ void launch(const Pattern& p, int blocks, int threads, int reps, float* sink) {
 }
 
 int stage_main(int argc, char** argv) {
+  ladder::Cli cli("smem_patterns",
+                  "runs the shared-memory load patterns of stages 04-12, one kernel each, and "
+                  "prints what the simple bank model predicts; scripts/smem_patterns.sh adds "
+                  "Nsight Compute's measured wavefronts per instruction");
   int reps = 256;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-      reps = std::atoi(argv[++i]);
-    } else if (std::strcmp(argv[i], "--help") == 0) {
-      std::printf("Usage: smem_patterns [--reps N]\n"
-                  "Runs the shared-memory load patterns of stages 04-12, one kernel each, and\n"
-                  "prints what the simple bank model predicts; scripts/smem_patterns.sh adds\n"
-                  "Nsight Compute's measured wavefronts per instruction.\n");
-      return ladder::kExitOk;
-    } else {
-      std::fprintf(stderr, "smem_patterns: unknown option '%s' (see --help)\n", argv[i]);
-      return ladder::kExitUsage;
-    }
-  }
-  if (reps < 1 || reps > 1 << 20) {
-    std::fprintf(stderr, "smem_patterns: --reps must be 1 to 1048576\n");
-    return ladder::kExitUsage;
-  }
+  cli.add_int("--reps", &reps, "loads per thread in each kernel", 1, 1 << 20);
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
   const int blocks = device.multiprocessors;
   const int threads = 1024;

@@ -22,7 +22,8 @@ constexpr int BM = 128, BN = 128, TM = 8, TN = 8;
 constexpr int THREADS = BM * BN / (TM * TN);  // 256
 static_assert(BM <= kEdgeRows, "edge blocks address at most kEdgeRows rows past a matrix");
 constexpr int THREADS_X = BN / TN;
-// Transposed stores of A: one warp's float4 loads cover 8 rows x 4 quads of k. Without padding
+// Transposed stores of A (at BK = 16; at BK = 8, 16 rows x 2 quads, and no conflict left):
+// one warp's float4 loads cover 8 rows x 4 quads of k. Without padding
 // every quad's element j lands in the same bank for a given row (rows of as are 128 floats, a
 // multiple of 32): a 4-way conflict. Four floats of padding shift quad q by 16*q banks, which
 // leaves a 2-way conflict (quads 0/2 and 1/3) and keeps each row of as 16-byte aligned for
@@ -49,6 +50,7 @@ __device__ float4 get4(const Matrix& m, int r, int col) {
 // Load tile: A's BM x BK slice at (row0, k0) into as[k][m] (transposed).
 template <int BK, bool VEC, bool GUARD>
 __device__ void load_a_transposed(const Matrix& a, int row0, int k0, float* as) {
+  static_assert(BM * BK / 4 % THREADS == 0 && THREADS % BK == 0, "whole passes over A's slice");
   if constexpr (VEC) {
     // float4 loads: BK / 4 consecutive threads read a row's slice (32 bytes or more, whole
     // sectors); each float4 is spread over four rows of as.
@@ -83,6 +85,7 @@ __device__ void load_a_transposed(const Matrix& a, int row0, int k0, float* as) 
 // Load tile: B's BK x BN slice at (k0, col0) into bs[k][n] (as in global memory).
 template <int BK, bool VEC, bool GUARD>
 __device__ void load_b(const Matrix& b, int k0, int col0, float* bs) {
+  static_assert(BK * BN / 4 % THREADS == 0 && BK % (THREADS / BN) == 0, "whole passes over B");
   if constexpr (VEC) {
 #pragma unroll
     for (int i = 0; i < BK * BN / 4 / THREADS; ++i) {

@@ -315,6 +315,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
   int read_stage = 0;
   int write_stage = T::STAGES - 1;
   if constexpr (F::CROSS_SLICE_PREFETCH && T::STAGES >= 3) {
+    static_assert(T::BK % 2 == 0, "the last step of a slice uses fragment buffer 1");
     // The barrier sits before the LAST step of each slice instead of before the first: by
     // then that step's fragments are in registers, so the first fragments of the next
     // slice are loaded right after the barrier and their latency hides behind the last
@@ -428,7 +429,8 @@ using Prefetch = Features<8, true, true, true, true, true>;
 // within noise of the fastest at 4096^3 and 8192^3, and at least 89% of cuBLAS at 4095^3 and
 // 4097^3. Names: block tile BMxBNxBK, warp tile, thread tile, threads per block,
 // shared-memory stages, blocks per SM asked of __launch_bounds__; _pf: with the cross-slice
-// prefetch, which the smaller tilings afford without spilling.
+// prefetch, which the smaller tilings afford without spilling on the 128-bit path
+// (results/resource_usage.txt).
 //                                                   BM   BN  BK  WM  WN  TM  TN thr st b/SM
 using Default = Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>;
 const Candidate kCandidates[] = {

@@ -10,6 +10,7 @@
 #include "11_gpu_warp_tiled/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
 #include "common/device_probe.hpp"
+#include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -37,6 +38,12 @@ int stage_main(int argc, char** argv) {
                  "the wave rule, all runs every one");
   cli.add_choice("--ablate", &ablate, ablate_choices,
                  "run the default tiling with one pipeline detail turned off; all runs each");
+  cli.add_check([&config, &ablate] {
+    if (ablate != "none" && config != "auto") {
+      throw ladder::UsageError(
+          "--ablate runs the default tiling: it does not combine with --config");
+    }
+  });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
 

@@ -27,6 +27,8 @@ print()
 print("| pattern | bytes per warp | predicted wavefronts (busiest bank) "
       "| wavefronts per instruction (ncu) | bank conflicts per instruction (ncu) |")
 print("|---|---|---|---|---|")
+if len(counts) != len(rows):
+    sys.exit(f"smem_patterns.sh: ncu profiled {len(counts)} kernels for {len(rows)} patterns")
 for index, row in enumerate(rows):  # one kernel launch per pattern, in the program's order
     launch = counts[index]
     instructions = launch["smsp__inst_executed_op_shared_ld.sum"]

@@ -19,7 +19,7 @@ std::string gib(std::uint64_t bytes) {
 
 void check_memory_fits(const std::string& problem, const std::string& memory,
                        std::uint64_t needed, std::uint64_t available) {
-  if (needed > available + available / 4) {
+  if (needed > available) {
     throw UsageError(problem + " needs " + gib(needed) + " of " + memory + ", but only " +
                      gib(available) + " is available");
   }

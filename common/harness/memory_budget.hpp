@@ -11,9 +11,9 @@
 namespace ladder {
 
 // The decision, apart from where the numbers come from: throws UsageError naming `problem`,
-// the bytes needed and the bytes available when `needed` clearly exceeds `available` (by more
-// than a quarter: the available figure is the system's estimate, and on a virtual machine it
-// can be below what the machine would give).
+// the bytes needed and the bytes available when `needed` exceeds `available`. No margin above
+// it: Linux lets a process allocate more than it can touch and then kills it, which is what
+// this check exists to prevent.
 void check_memory_fits(const std::string& problem, const std::string& memory,
                        std::uint64_t needed, std::uint64_t available);
 
