@@ -2,7 +2,7 @@
 // pattern runs as its own kernel, so Nsight Compute can count how many wavefronts (passes of
 // the shared-memory data path, each at most one 4-byte word from each of the 32 banks) one
 // load instruction takes. The program prints what the simple bank model predicts: the number
-// of distinct words the warp reads from its busiest bank. scripts/smem_patterns.sh runs it
+// of distinct words the warp reads from its busiest bank. scripts/smem_patterns.py runs it
 // under Nsight Compute and puts the measured count beside the prediction.
 //   cmake --build --preset native --target smem_patterns
 //   build-native/bin/smem_patterns --help
@@ -111,7 +111,7 @@ void launch(const Pattern& p, int blocks, int threads, int reps, float* sink) {
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("smem_patterns",
                   "runs the shared-memory load patterns of stages 04-12, one kernel each, and "
-                  "prints what the simple bank model predicts; scripts/smem_patterns.sh adds "
+                  "prints what the simple bank model predicts; scripts/smem_patterns.py adds "
                   "Nsight Compute's measured wavefronts per instruction");
   int reps = 256;
   cli.add_int("--reps", &reps, "loads per thread in each kernel", 1, 1 << 20);

@@ -102,7 +102,7 @@ fi
 
 if wants smem; then
   step "shared-memory access patterns under Nsight Compute"
-  scripts/smem_patterns.sh "$build" >"$out/smem_patterns.md" 2>"$out/smem_patterns.log" || {
+  python3 scripts/smem_patterns.py --build "$build" >"$out/smem_patterns.md" 2>"$out/smem_patterns.log" || {
     tail -5 "$out/smem_patterns.log"; fail smem; }
   cat "$out/smem_patterns.md"
 fi

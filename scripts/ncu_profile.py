@@ -90,8 +90,9 @@ class ProfileFailed(Exception):
 
 
 def profile(ncu, metrics, program_path, args):
+    """One row per kernel launch of `program_path args` under ncu, each holding the metrics."""
     command = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
-               "--metrics", ",".join(metrics), program_path, "--reps", "1", "--warmup", "0", *args]
+               "--metrics", ",".join(metrics), program_path, *args]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
@@ -159,7 +160,7 @@ def main():
     for program, path, args in programs:
         sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
         try:
-            rows = profile(ncu, metrics, path, args)
+            rows = profile(ncu, metrics, path, ["--reps", "1", "--warmup", "0", *args])
         except ProfileFailed as error:
             sys.stderr.write(f"ncu_profile.py: {error}\n")
             return 1
