@@ -19,12 +19,11 @@ import subprocess
 import sys
 
 import stages as manifest
-from ladder import table, write_csv
+from ladder import SKIPPED, table, unreadable, write_csv
 
 SIZES = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192), (4095, 4095, 4095),
          (4097, 4097, 4097), (1920, 1280, 1024), (1024, 1024, 1024)]
 SORT_BY = "4096x4096x4096"
-NO_GPU = 77  # the programs' exit code for "no usable CUDA device"
 COLUMNS = ("role", "variant", "rate")  # what the table reads from each row
 
 
@@ -42,17 +41,18 @@ def run(stage, args, size):
     command = [stage.program, "--csv", "--m", str(m), "--n", str(n), "--k", str(k), *reps, *args]
     sys.stderr.write(f"  {stage.name} {' '.join(command[2:])}\n")
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode == NO_GPU:
+    if done.returncode == SKIPPED:
         # A search without its timings is no search: a failure, not a skip.
-        raise SearchFailed(f"{stage.name} found no usable GPU (exit code {NO_GPU}): "
+        raise SearchFailed(f"{stage.name} found no usable GPU (exit code {SKIPPED}): "
                            f"{last_line(done.stderr)}; the search needs one")
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SearchFailed(f"{stage.name} failed with exit code {done.returncode} (its output above)")
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
-    if not rows or any(column not in rows[0] for column in COLUMNS):
-        raise SearchFailed(f"{stage.name} printed no CSV rows with the columns "
-                           f"{', '.join(COLUMNS)}: is {stage.program} a stage program?")
+    why = unreadable(rows, COLUMNS)
+    if why:
+        raise SearchFailed(f"{stage.name} printed no CSV rows the search can read ({why}): "
+                           f"is {stage.program} a stage program?")
     return rows
 
 
