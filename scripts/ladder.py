@@ -10,11 +10,16 @@ and turns their rows into two tables (matrix product, transpose). Standard libra
                                             DIR/sweep_gemm.csv and DIR/sweep_transpose.csv
 The stages, their order and their arguments come from BUILD/stages.json (--build, default
 build/), which configuring writes. Run scripts/run_all.sh to configure and build first.
+
+Each GEMM row is a % of its own program's ceiling, named in the row: cuBLAS FP32 for the FP32
+stages (Parts 1-3), cuBLAS BF16 for the tensor-core stages (Part 4). A stage that cannot run
+here (exit code 77: no GPU, or a GPU too old for it) is skipped with the reason it gives.
 """
 import argparse
 import csv
 import io
 import os
+import re
 import subprocess
 import sys
 import time
@@ -28,6 +33,8 @@ SKIPPED = 77
 # What the tables read from each row (a ladder CSV also names the stage of each row).
 COLUMNS = ("variant", "role", "problem", "median_ms", "rate")
 NUMBERS = {"median_ms", "rate"}
+# What names a tensor-core program (Part 4): its ceiling, "cuBLAS BF16 (FP32 accumulate)".
+BF16 = "BF16"
 # Where a reader whose machine skipped stages (no GPU) finds the tables measured on one.
 COMMITTED = ("The skipped stages' tables, measured on an H100, are committed in results/ "
              "(results/README.md lists them); print them with: "
@@ -79,6 +86,25 @@ def unreadable(rows, columns):
     return ""
 
 
+def ceiling(rows):
+    """A program's ceiling row: the first with the role ceiling (its every % refers to it), or
+    None where it measured none (the CPU stages)."""
+    return next((r for r in rows if r["role"] == "ceiling"), None)
+
+
+def on_tensor_cores(rows):
+    """Whether a program's rows are a tensor-core stage's: BF16 inputs, against cuBLAS BF16."""
+    top = ceiling(rows)
+    return bool(top) and BF16 in top["variant"]
+
+
+def dimensions(problem):
+    """'A 4096x4096 * B 4096x4096' (and any words after it) -> (4096, 4096, 4096, 4096): what
+    two rows must share to be compared; the problem text itself where it names no matrices."""
+    numbers = re.match(r"A (\d+)x(\d+) \* B (\d+)x(\d+)", problem)
+    return tuple(int(x) for x in numbers.groups()) if numbers else problem
+
+
 def best(rows):
     """The fastest row a stage itself measured (its baseline and ceiling rows aside)."""
     own = [r for r in rows if r["role"] == "stage"]
@@ -105,39 +131,49 @@ def rate_text(rate):
 def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
     (the program's baseline row) where there is one, else against the previous stage's best.
-    The ratio names the row it divides by: a stage's baseline run in its own process (the
-    previous stage's kernel) where it has one, else the previous stage's best row.
-    '% of cuBLAS FP32': against the cuBLAS run of the same program, shown in the row, since
-    cuBLAS itself varies by a few percent from one process to the next."""
+    The ratio names the row it divides by.
+    'ceiling, same run' and '% of it': against the ceiling of the same program, named in the
+    row (cuBLAS FP32 for an FP32 stage, cuBLAS BF16 for a tensor-core one; never the other),
+    since cuBLAS itself varies by a few percent from one process to the next."""
     body = []
     previous = None
-    cublas = []
+    ceilings = {}  # the ceiling's name -> its rate in each program that measured it
     for program, rows in results:
         baseline = next((r for r in rows if r["role"] == "baseline"), None)
         reference = baseline or previous
-        ceiling = next((r for r in rows if r["role"] == "ceiling"), None)
-        if ceiling:
-            cublas.append(float(ceiling["rate"]))
+        top = ceiling(rows)
+        if top:
+            ceilings.setdefault(top["variant"], []).append(float(top["rate"]))
         for row in rows:
             if row["role"] != "stage":
                 continue
             # Against the row it names, and only on the same problem (the CPU stages run a
             # smaller one at the larger sizes).
-            same_problem = reference and reference["problem"] == row["problem"]
+            same_problem = reference and dimensions(reference["problem"]) == dimensions(row["problem"])
             speedup = (f"{float(row['rate']) / float(reference['rate']):.2f}x vs "
                        f"{reference['variant']} ({rate_text(float(reference['rate']))})"
                        if same_problem else "")
-            same_run = f"{float(ceiling['rate']):.0f}" if ceiling else ""
-            pct = f"{100 * float(row['rate']) / float(ceiling['rate']):.1f}%" if ceiling else ""
+            named = [top["variant"], f"{float(top['rate']):.0f}",
+                     f"{100 * float(row['rate']) / float(top['rate']):.1f}%"] if top else ["", "", ""]
             body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                         f"{float(row['rate']):.1f}", speedup, same_run, pct])
+                         f"{float(row['rate']):.1f}", speedup, *named])
         previous = best(rows) or previous
     text = table(["stage", "variant", "problem", "median ms", "GFLOP/s", "vs previous stage",
-                  "cuBLAS FP32 GFLOP/s, same run", "% of cuBLAS FP32"], body)
-    if cublas:
-        text += (f"\n\ncuBLAS SGEMM FP32 ran {len(cublas)} times, once in each GPU program: "
-                 f"{min(cublas):.0f} to {max(cublas):.0f} GFLOP/s.")
+                  "ceiling, same run", "its GFLOP/s", "% of it"], body)
+    for name, rates in ceilings.items():
+        spread = (f"{rates[0]:.0f} GFLOP/s" if len(rates) == 1
+                  else f"{min(rates):.0f} to {max(rates):.0f} GFLOP/s")
+        text += (f"\n\n{name}, run once in each program it is the ceiling of "
+                 f"({len(rates)}): {spread}.")
     return text
+
+
+def gemm_title(results):
+    """The GEMM table's title: what the inputs were, tensor-core rows (Part 4) included."""
+    if any(on_tensor_cores(rows) for _, rows in results):
+        return ("Matrix product, C = A * B (FP32; the rows against cuBLAS BF16: A and B rounded "
+                "to BF16, FP32 accumulation)")
+    return "Matrix product, C = A * B (FP32)"
 
 
 def transpose_table(results):
@@ -204,6 +240,7 @@ def sweep(options, log):
     gemm_sizes = [(s, s, s) for s in (256, 512, 1024, 2048, 4096)] + [ARTICLE_PROBLEM]
     transpose_sizes = [1024, 2048, 4096, 8192, 16384]
     gemm_rows, transpose_rows = [], []
+    skipped = []
     for stage in manifest.load(options.build):
         if not stage.gpu:
             continue
@@ -217,13 +254,19 @@ def sweep(options, log):
                 log(f"sweep stopped: {error}\n")
                 return 1
             if reason:
-                log(f"sweep skipped: {reason}\n")
-                return SKIPPED
+                # No GPU skips every stage; an older GPU only the stages that need a newer one.
+                log(f"sweep: {stage.name} skipped: {reason}\n")
+                skipped.append(stage.name)
+                break
             (gemm_rows if kind == GEMM else transpose_rows).extend(rows)
+    if not gemm_rows and not transpose_rows and skipped:
+        log("sweep skipped: no stage ran\n")
+        return SKIPPED
     os.makedirs(options.sweep, exist_ok=True)
     write_csv(os.path.join(options.sweep, "sweep_gemm.csv"), gemm_rows)
     write_csv(os.path.join(options.sweep, "sweep_transpose.csv"), transpose_rows)
-    log(f"wrote {options.sweep}/sweep_gemm.csv and sweep_transpose.csv\n")
+    log(f"wrote {options.sweep}/sweep_gemm.csv and sweep_transpose.csv"
+        + (f" without {', '.join(skipped)} (skipped)" if skipped else "") + "\n")
     return 0
 
 
@@ -262,7 +305,7 @@ def main():
 
 def print_tables(results, cpu_smaller, skipped, failed, ran):
     """The two tables (and what was skipped or failed); returns the exit code."""
-    sections = [(GEMM, "Matrix product, C = A * B (FP32)", gemm_table),
+    sections = [(GEMM, gemm_title(results[GEMM]), gemm_table),
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
     for kind, title, make_table in sections:
         if not results[kind]:
@@ -304,7 +347,7 @@ def from_csv(path):
         if not group or group[-1][0] != row["stage"]:
             group.append((row["stage"], []))
         group[-1][1].append(row)
-    problems = {row["problem"] for _, rows in results[GEMM] for row in rows}
+    problems = {dimensions(row["problem"]) for _, rows in results[GEMM] for row in rows}
     return results, len(problems) > 1
 
 

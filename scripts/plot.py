@@ -7,6 +7,10 @@ Reads RESULTS/ladder_4096.csv (the ladder at 4096^3), RESULTS/sweep_gemm.csv and
 RESULTS/sweep_transpose.csv; writes RESULTS/ladder.png, gemm_sizes.png, transpose_sizes.png.
 Needs matplotlib (Debian: python3-matplotlib).
 
+Where the CSVs hold tensor-core stages (Part 4: their ceiling is cuBLAS BF16), the two GEMM
+charts get a second panel for them, beside the FP32 stages' (Parts 1-3): each panel draws its
+own ceiling (cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak), never the other's.
+
 Exit codes: 0 charts written; 2 something it needs is missing, with one line saying what:
 matplotlib, or a CSV (absent, or not one that ladder.py wrote), the same code the other
 scripts give when their tool (ncu, cuobjdump) or an input is missing.
@@ -19,17 +23,19 @@ import sys
 import textwrap
 from collections import defaultdict
 
-from ladder import MissingInput, unreadable
+from ladder import MissingInput, dimensions, on_tensor_cores, unreadable
 
 try:
     import matplotlib
     matplotlib.use("Agg")  # files only: no display needed
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 except ImportError:
     plt = None  # main() says so, after checking the CSVs
 
 COLUMNS = ("stage", "variant", "role", "problem", "device", "rate", "unit")  # what the charts read
 MISSING = 2  # the exit code when matplotlib or a CSV is missing (see above)
+TENSOR_PANEL = "tensor cores (Part 4): BF16 A and B, FP32 accumulation"
 
 
 def read(path):
@@ -44,13 +50,35 @@ def read(path):
     return rows
 
 
-def peak_gflops(rows):
-    """The FP32 peak the programs computed from the device's attributes."""
+def peak_gflops(rows, precision="FP32"):
+    """The FP32 (or BF16) peak the programs computed from the device's attributes, as their
+    device line gives it ("FP32 peak 66.9 TFLOP/s"), or None where it names none."""
     for row in rows:
-        found = re.search(r"FP32 peak ([0-9.]+) TFLOP/s", row["device"])
+        found = re.search(precision + r" peak ([0-9.]+) TFLOP/s", row["device"])
         if found:
             return float(found.group(1)) * 1e3
     return None
+
+
+def panels(rows):
+    """The rows of the FP32 stages, and those of the tensor-core stages where there are any
+    (each stage's rows go where its ceiling puts them), each with its panel's title words."""
+    stages = defaultdict(list)
+    for r in rows:
+        stages[r["stage"]].append(r)
+    tensor = {stage for stage, own in stages.items() if on_tensor_cores(own)}
+    fp32 = [r for r in rows if r["stage"] not in tensor]
+    cores = [r for r in rows if r["stage"] in tensor]
+    return [(fp32, "")] + ([(cores, TENSOR_PANEL)] if cores else [])
+
+
+def fastest_ceiling(rows, prefix):
+    """(name, rate, runs) of the fastest ceiling row whose name starts with prefix, or None."""
+    runs = [r for r in rows if r["role"] == "ceiling" and r["variant"].startswith(prefix)]
+    if not runs:
+        return None
+    top = max(runs, key=lambda r: float(r["rate"]))
+    return top["variant"], float(top["rate"]), len(runs)
 
 
 def gpu_name(rows):
@@ -61,30 +89,39 @@ def gpu_name(rows):
 
 
 def size_of(problem):
-    """'A 4096x4096 * B 4096x4096' -> 4096 (cube root of m*n*k); '8192x8192 floats' -> 8192."""
-    numbers = [int(x) for x in re.findall(r"\d+", problem)]
-    if len(numbers) == 4:  # m, k, k, n
-        m, k, _, n = numbers
+    """'A 4096x4096 * B 4096x4096' -> 4096 (cube root of m*n*k); '8192x8192 floats' -> 8192.
+    Words after the matrices (a 'BF16') do not count."""
+    matrices = dimensions(problem)
+    if isinstance(matrices, tuple):  # m, k, k, n
+        m, k, _, n = matrices
         return round((m * n * k) ** (1 / 3))
-    return numbers[0]
+    return int(re.findall(r"\d+", problem)[0])
 
 
-def ladder_chart(rows, out):
-    gemm = [r for r in rows if r["unit"] == "GFLOP/s"]
-    # The GPU stages' problem is the largest one; the CPU stages ran a smaller one.
-    main_problem = max({r["problem"] for r in gemm}, key=size_of)
-    stages, rates, smaller = [], [], []
+def best_bars(gemm):
+    """The best variant of each stage, in order: (x label, rate, its row, its program's rows)."""
+    bars = []
     for stage in dict.fromkeys(r["stage"] for r in gemm):
-        own = [r for r in gemm if r["stage"] == stage and r["role"] == "stage"]
+        program = [r for r in gemm if r["stage"] == stage]
+        own = [r for r in program if r["role"] == "stage"]
         if own:
             top = max(own, key=lambda r: float(r["rate"]))
             # The variant up to its first comma (Part 3 names its tiling in full), wrapped.
             variant = textwrap.fill(top["variant"].split(",")[0].replace("_", " "), 16)
-            stages.append(f"{stage}\n{variant}")
-            rates.append(float(top["rate"]))
-            smaller.append(top["problem"] != main_problem)
-    cublas = [float(r["rate"]) for r in gemm if r["variant"].startswith("cuBLAS")]
-    fig, ax = plt.subplots(figsize=(12, 6))
+            bars.append((f"{stage}\n{variant}", float(top["rate"]), top, program))
+    return bars
+
+
+def fp32_panel(ax, gemm, rows, title):
+    """Parts 1-3: log scale, the CPU stages' smaller problem hatched, cuBLAS FP32 and the FP32
+    peak as lines."""
+    # The GPU stages' problem is the largest one; the CPU stages ran a smaller one.
+    main_problem = max({r["problem"] for r in gemm}, key=size_of)
+    stages, rates, smaller = [], [], []
+    for label, rate, top, _ in best_bars(gemm):
+        stages.append(label)
+        rates.append(rate)
+        smaller.append(top["problem"] != main_problem)
     bars = ax.bar(range(len(rates)), rates, color=["#8c8c8c" if s else "#4c72b0" for s in smaller])
     for bar, small in zip(bars, smaller):
         if small:
@@ -95,21 +132,69 @@ def ladder_chart(rows, out):
         ax.bar([], [], color="#8c8c8c", hatch="//",
                label=f"CPU stages, on a smaller problem: {'; '.join(others)}")
     ax.bar([], [], color="#4c72b0", label=f"GPU stages, on {main_problem}")
+    cublas = fastest_ceiling(gemm, "cuBLAS")
     if cublas:
-        ax.axhline(max(cublas), color="#dd8452", linestyle="--", label=f"cuBLAS SGEMM FP32, fastest of its {len(cublas)} runs ({max(cublas):,.0f})")
+        name, rate, runs = cublas
+        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate:,.0f})")
     peak = peak_gflops(rows)
     if peak:
         ax.axhline(peak, color="#c44e52", linestyle=":", label=f"FP32 peak ({peak:,.0f})")
     ax.set_yscale("log")
     ax.set_ylabel("GFLOP/s (log scale)")
     ax.set_xticks(range(len(stages)), stages, fontsize=7)
-    ax.set_title(f"The GEMM ladder on {gpu_name(rows)}: best variant of each stage", fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="center left")
+
+
+def tensor_panel(ax, gemm, rows, title):
+    """Part 4: linear scale, each bar labelled with its % of its own program's cuBLAS BF16;
+    cuBLAS BF16 and the BF16 peak as lines."""
+    bars_data = best_bars(gemm)
+    stages = [label for label, _, _, _ in bars_data]
+    rates = [rate for _, rate, _, _ in bars_data]
+    labels = []
+    for _, rate, top, program in bars_data:
+        own = next((r for r in program if r["role"] == "ceiling"), None)
+        # The ceiling's name up to its bracket: "cuBLAS BF16", the legend giving it in full.
+        labels.append(f"{rate:,.0f}" + (f"\n{100 * rate / float(own['rate']):.0f}% of its own\n"
+                                        f"{own['variant'].split(' (')[0]}" if own else ""))
+    problems = sorted({top["problem"] for _, _, top, _ in bars_data})
+    bars = ax.bar(range(len(rates)), rates, color="#55a868", label=f"stages, on {'; '.join(problems)}")
+    ax.bar_label(bars, labels=labels, fontsize=7)
+    cublas = fastest_ceiling(gemm, "cuBLAS")
+    if cublas:
+        name, rate, runs = cublas
+        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate:,.0f})")
+    peak = peak_gflops(rows, "BF16")
+    if peak:
+        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"BF16 peak ({peak:,.0f})")
+    ax.set_ylim(0, 1.1 * max(rates + [cublas[1] if cublas else 0, peak or 0]))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
+    ax.set_ylabel("GFLOP/s (linear scale)")
+    ax.set_xticks(range(len(stages)), stages, fontsize=7)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
+
+
+def ladder_chart(rows, out):
+    gemm = [r for r in rows if r["unit"] == "GFLOP/s"]
+    parts = panels(gemm)
+    name = gpu_name(rows)
+    if len(parts) == 1:
+        fig, ax = plt.subplots(figsize=(12, 6))
+        fp32_panel(ax, gemm, rows, f"The GEMM ladder on {name}: best variant of each stage")
+    else:
+        (fp32, _), (cores, words) = parts
+        # Bars of one width in both panels (at least three's room for the tensor-core one).
+        widths = [len(best_bars(fp32)), max(3, len(best_bars(cores)))]
+        fig, (left, right) = plt.subplots(1, 2, figsize=(19, 6.5), width_ratios=widths)
+        fp32_panel(left, fp32, rows, f"The GEMM ladder on {name}, FP32 stages: best variant of each stage")
+        tensor_panel(right, cores, rows, f"{name}, {words}")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 
 
-def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
+def size_panel(ax, rows, unit, ceiling_prefix, xlabel, ylabel, title):
     # One line per stage (its best variant at each size) and the ceiling: few enough lines to
     # tell apart.
     series = defaultdict(dict)
@@ -124,7 +209,6 @@ def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
         else:
             continue
         series[key][size] = max(series[key].get(size, 0), float(r["rate"]))
-    fig, ax = plt.subplots(figsize=(11, 6))
     colours = iter(plt.cm.tab10.colors)
     for key, points in sorted(series.items()):
         sizes = sorted(points)
@@ -134,9 +218,20 @@ def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
     ax.set_xscale("log", base=2)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(f"{title} on {gpu_name(rows)}: the best variant of each stage", fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
+
+
+def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
+    """One panel, or two where tensor-core stages ran (their rates are another scale)."""
+    parts = panels([r for r in rows if r["unit"] == unit])
+    fig, axes = plt.subplots(1, len(parts), figsize=(11 * len(parts), 6), squeeze=False)
+    for ax, (own, words) in zip(axes[0], parts):
+        what = ", FP32 stages" if len(parts) > 1 else ""
+        size_panel(ax, own, unit, ceiling_prefix, xlabel, ylabel,
+                   f"{title}, {words}" if words else
+                   f"{title} on {gpu_name(rows)}{what}: the best variant of each stage")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 

@@ -76,10 +76,29 @@ class ScriptTest(unittest.TestCase):
         self.assertIn(words, lines[-1])
 
 
-def csv_rows(stage, rows):
+# A device line as DeviceInfo::describe() writes it, with both peaks (Part 4's programs).
+DEVICE = "Test GPU (sm_90, 1 SMs, 1 GiB, L2 1 MB, FP32 peak 60.0 TFLOP/s, BF16 peak 900.0 TFLOP/s)"
+CUBLAS_FP32 = "cuBLAS SGEMM FP32"
+CUBLAS_BF16 = "cuBLAS BF16 (FP32 accumulate)"
+
+
+def csv_rows(stage, rows, problem="A 64x64 * B 64x64", device="Test GPU (1 SMs)", header=True):
     """Program output: the header, then one line per (variant, role, rate) of a GEMM."""
-    lines = [CSV_HEADER]
+    lines = [CSV_HEADER] if header else []
     for variant, role, rate in rows:
-        lines.append(f"{stage},\"{variant}\",{role},A 64x64 * B 64x64,Test GPU (1 SMs),"
+        lines.append(f"{stage},\"{variant}\",{role},{problem},\"{device}\","
                      f"1.0,1.0,3,{rate},GFLOP/s,,yes")
     return "\n".join(lines) + "\n"
+
+
+def fp32_and_tensor_core_programs(problem="A 64x64 * B 64x64"):
+    """Stand-in output of an FP32 stage (12) and a tensor-core stage (13, whose baseline is 12's
+    kernel on the rounded inputs), each with its own ceiling: {program: its CSV text}."""
+    return {
+        "12_gpu": csv_rows("12_gpu", [("fp32 tiled", "stage", "45000"),
+                                      (CUBLAS_FP32, "ceiling", "50000")], problem, DEVICE),
+        "13_gpu": csv_rows("13_gpu", [("12's kernel, rounded inputs", "baseline", "44000"),
+                                      ("wmma 16x16x16", "stage", "66000"),
+                                      ("wmma 16x16x16, 2 warps", "stage", "132000"),
+                                      (CUBLAS_BF16, "ceiling", "660000")], problem, DEVICE),
+    }

@@ -3,9 +3,18 @@ what it says when a program, the manifest or a CSV is missing or unreadable."""
 import os
 import unittest
 
-from support import NO_GPU, REPO, ScriptTest, csv_rows
+from support import (CUBLAS_BF16, CUBLAS_FP32, NO_GPU, REPO, ScriptTest, csv_rows,
+                     fp32_and_tensor_core_programs)
 
 NO_DEVICE = "06_gpu: skipped: no usable CUDA device: no NVIDIA GPU or driver found\n"
+TOO_OLD = "14_gpu: skipped: needs sm_80 or newer (this GPU is sm_75)\n"
+
+
+def gemm_rows(stdout):
+    """The GEMM table's body as lists of cells, by program."""
+    table = stdout.split("Matrix product", 1)[1].split("\n\n")[1]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    return [row for row in rows if row[0]]
 
 
 class LadderTest(ScriptTest):
@@ -27,6 +36,64 @@ class LadderTest(ScriptTest):
         self.assertIn("python3 scripts/ladder.py --from-csv results/ladder_4096.csv",
                       done.stdout.splitlines()[-1])
 
+    def tensor_core_ladder(self):
+        """12 (FP32), 13 (tensor cores) and 14, which needs a newer GPU than this one."""
+        entries = [{"name": name, "part": part, "program": self.make_program(name, output)}
+                   for (name, output), part in zip(fp32_and_tensor_core_programs().items(), (3, 4))]
+        old_gpu = self.make_program("14_gpu", stderr=TOO_OLD, exit_code=NO_GPU)
+        entries.append({"name": "14_gpu", "part": 4, "program": old_gpu})
+        return self.make_manifest(entries)
+
+    def test_each_gemm_row_names_its_own_ceiling(self):
+        csv = os.path.join(self.folder, "ladder.csv")
+        done = self.ladder("--build", self.tensor_core_ladder(), "--m", "64", "--n", "64",
+                           "--k", "64", "--csv", csv)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rows = gemm_rows(done.stdout)
+        # stage, variant, problem, ms, GFLOP/s, vs previous, ceiling, its GFLOP/s, % of it
+        self.assertEqual([row[0] for row in rows], ["12_gpu", "13_gpu", "13_gpu"])
+        self.assertEqual(rows[0][6:], [CUBLAS_FP32, "50000", "90.0%"])
+        self.assertEqual(rows[1][6:], [CUBLAS_BF16, "660000", "10.0%"])
+        self.assertEqual(rows[2][6:], [CUBLAS_BF16, "660000", "20.0%"])
+        # 13 against its baseline (12's kernel on the rounded inputs, same program).
+        self.assertEqual(rows[1][5], "1.50x vs 12's kernel, rounded inputs (44000)")
+        self.assertIn("A and B rounded to BF16", done.stdout)
+        self.assertIn(f"{CUBLAS_BF16}, run once in each program it is the ceiling of (1): "
+                      "660000 GFLOP/s.", done.stdout)
+        self.assertIn(f"{CUBLAS_FP32}, run once in each program it is the ceiling of (1): "
+                      "50000 GFLOP/s.", done.stdout)
+        # The stage for a newer GPU is skipped with its reason, and the run goes on.
+        self.assertIn("skipped: needs sm_80 or newer (this GPU is sm_75) (14_gpu)", done.stdout)
+        # The CSV it wrote prints the same table.
+        again = self.ladder("--from-csv", csv)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(gemm_rows(again.stdout), rows)
+
+    def test_a_problem_with_words_after_it_is_the_same_problem(self):
+        # Comparable rows share m, n, k, whatever a program writes after the matrices.
+        programs = fp32_and_tensor_core_programs()
+        programs["13_gpu"] = programs["13_gpu"].replace("A 64x64 * B 64x64", "A 64x64 * B 64x64 (BF16)")
+        path = self.write("ladder.csv", programs["12_gpu"] + programs["13_gpu"].split("\n", 1)[1])
+        done = self.ladder("--from-csv", path)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("The CPU stages ran the smaller problem", done.stdout)
+
+    def test_the_sweep_skips_only_the_stages_that_cannot_run(self):
+        out = os.path.join(self.folder, "sweep")
+        done = self.ladder("--build", self.tensor_core_ladder(), "--sweep", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("14_gpu skipped: needs sm_80", done.stderr)
+        with open(os.path.join(out, "sweep_gemm.csv")) as f:
+            stages = {line.split(",")[0] for line in f.read().splitlines()[1:]}
+        self.assertEqual(stages, {"12_gpu", "13_gpu"})
+
+    def test_the_sweep_without_a_gpu_is_skipped(self):
+        gpu = self.make_program("06_gpu", stderr=NO_DEVICE, exit_code=NO_GPU)
+        build = self.make_manifest([{"name": "06_gpu", "kind": "transpose", "program": gpu}])
+        done = self.ladder("--build", build, "--sweep", os.path.join(self.folder, "sweep"))
+        self.assertEqual(done.returncode, NO_GPU, done.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.folder, "sweep")))
+
     def test_the_committed_csv_prints_its_tables(self):
         # The command the README and the skip line give a reader without a GPU.
         done = self.ladder("--from-csv", os.path.join(REPO, "results", "ladder_4096.csv"))
@@ -34,6 +101,9 @@ class LadderTest(ScriptTest):
         self.assertIn("Matrix product, C = A * B (FP32)", done.stdout)
         self.assertIn("Transpose, out = in^T (FP32)", done.stdout)
         self.assertIn("12_gpu_pipelined", done.stdout)
+        # Parts 1-3 only: every GPU row against cuBLAS FP32, the CPU rows against nothing.
+        for row in gemm_rows(done.stdout):
+            self.assertEqual(row[6], "" if "cpu" in row[0] else CUBLAS_FP32, row)
 
     def test_missing_csv(self):
         done = self.ladder("--from-csv", os.path.join(self.folder, "none.csv"))

@@ -5,7 +5,11 @@ import os
 import shutil
 import unittest
 
-from support import REPO, ScriptTest
+from support import CUBLAS_BF16, REPO, ScriptTest, fp32_and_tensor_core_programs
+
+import plot
+
+HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib")
 
 CSVS = ("ladder_4096.csv", "sweep_gemm.csv", "sweep_transpose.csv")
 CHARTS = ("ladder.png", "gemm_sizes.png", "transpose_sizes.png")
@@ -23,12 +27,57 @@ class PlotTest(ScriptTest):
         return self.run_script("scripts/plot.py", "--results", self.results,
                                python_path=python_path)
 
-    @unittest.skipUnless(importlib.util.find_spec("matplotlib"), "matplotlib is not installed")
+    @unittest.skipUnless(HAS_MATPLOTLIB, "matplotlib is not installed")
     def test_charts_from_the_committed_csvs(self):
         done = self.plot()
         self.assertEqual(done.returncode, 0, done.stderr)
         for name in CHARTS:
             self.assertGreater(os.path.getsize(os.path.join(self.results, name)), 10000)
+
+    def add_tensor_core_stages(self):
+        """The committed CSVs with a stand-in FP32 stage and tensor-core stage added to each
+        GEMM one, as a Part 4 run would write them."""
+        for name, problems in (("ladder_4096.csv", ["A 4096x4096 * B 4096x4096"]),
+                               ("sweep_gemm.csv", ["A 256x256 * B 256x256",
+                                                   "A 4096x4096 * B 4096x4096"])):
+            with open(os.path.join(self.results, name), "a") as f:
+                for problem in problems:
+                    for output in fp32_and_tensor_core_programs(problem).values():
+                        f.write(output.split("\n", 1)[1])
+
+    @unittest.skipUnless(HAS_MATPLOTLIB, "matplotlib is not installed")
+    def test_charts_with_tensor_core_stages(self):
+        self.add_tensor_core_stages()
+        done = self.plot()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        for name in CHARTS:
+            self.assertGreater(os.path.getsize(os.path.join(self.results, name)), 10000)
+
+    def test_each_stage_goes_to_the_panel_of_its_ceiling(self):
+        self.add_tensor_core_stages()
+        rows = plot.read(os.path.join(self.results, "ladder_4096.csv"))
+        (fp32, first), (cores, second) = plot.panels(rows)
+        self.assertEqual((first, second), ("", plot.TENSOR_PANEL))
+        self.assertEqual({r["stage"] for r in cores}, {"13_gpu"})
+        self.assertIn("12_gpu", {r["stage"] for r in fp32})
+        self.assertIn("12_gpu_pipelined", {r["stage"] for r in fp32})
+        # Each panel's ceiling line is its own cuBLAS, never the other's.
+        self.assertEqual(plot.fastest_ceiling(cores, "cuBLAS"), (CUBLAS_BF16, 660000.0, 1))
+        self.assertEqual(plot.fastest_ceiling(fp32, "cuBLAS")[0], "cuBLAS SGEMM FP32")
+        # The peaks, from the device line of the rows that name them.
+        self.assertEqual(plot.peak_gflops(rows, "BF16"), 900000.0)
+        self.assertEqual(plot.peak_gflops(rows), 66900.0)
+
+    def test_the_committed_csvs_have_no_tensor_core_panel(self):
+        rows = plot.read(os.path.join(self.results, "ladder_4096.csv"))
+        self.assertEqual([words for _, words in plot.panels(rows)], [""])
+        self.assertIsNone(plot.peak_gflops(rows, "BF16"))
+
+    def test_size_of_a_problem(self):
+        self.assertEqual(plot.size_of("A 4096x4096 * B 4096x4096"), 4096)
+        self.assertEqual(plot.size_of("A 1920x1024 * B 1024x1280"), 1360)
+        self.assertEqual(plot.size_of("A 512x512 * B 512x512 (BF16)"), 512)
+        self.assertEqual(plot.size_of("8192x8192 floats"), 8192)
 
     def test_without_matplotlib(self):
         # A matplotlib that cannot be imported, first on the path, wherever the real one is.
