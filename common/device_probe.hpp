@@ -16,7 +16,11 @@ struct DeviceInfo {
   std::size_t memory_bytes = 0;
   std::size_t l2_bytes = 0;
   double fp32_peak_gflops = 0;  // FMA lanes x 2 flops x SMs x the maximum SM clock
-  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 52 MB, FP32 peak 66.9 TFLOP/s)"
+  // Dense BF16 on the tensor cores (FP32 accumulation): SMs x FLOP per clock per SM x the
+  // same clock; 0 where this code has no figure for the architecture.
+  double bf16_peak_gflops = 0;
+  // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 52 MB, FP32 peak 66.9 TFLOP/s,
+  // BF16 peak 1070.5 TFLOP/s)"; the BF16 peak only where it is known.
   std::string describe() const;
 };
 

@@ -31,6 +31,8 @@ GemmReference reference_gemm(Matrix a, Matrix b) {
 
 double gemm_gamma(int k) { return 2.0 * k * std::ldexp(1.0, -24); }
 
+double tensor_gemm_gamma(int k) { return 2.0 * gemm_gamma(k); }
+
 namespace {
 
 // Keeps the element with the largest error relative to its bound; a NaN is worst of all.

@@ -39,6 +39,19 @@ struct CheckResult {
 // larger K only errors of several terms show, which is what wrong tile indices produce.
 double gemm_gamma(int k);
 
+// The same for the tensor cores (Part 4: BF16 products, FP32 accumulation): K * 2^-22,
+// twice gemm_gamma(K), which itself has a factor 2 over gamma_K. Why twice: tensor cores
+// need not add in IEEE round-to-nearest. The published measurements of their MMA units
+// (Fasi, Higham, Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ
+// Computer Science, 2021) find the products exact and each block of b products added to
+// the accumulator at once: the addends aligned to the largest exponent among them and
+// truncated (rounded toward zero), the sum normalised once. A block of b products plus the
+// accumulator can then lose up to about (b + 2) units of 2^-23 relative to its magnitude,
+// and k / b blocks up to (k / b) (b + 2) 2^-23 <= 2 k 2^-23 for b >= 2. The reference is
+// computed from the inputs rounded to BF16, so rounding the inputs is no part of the error.
+// tests/tensor_error_study.cpp measures how close the kernels come to the bound.
+double tensor_gemm_gamma(int k);
+
 // |c_ij - ref_ij| <= gemm_gamma(K) * magnitude_ij for every element; NaN always fails.
 CheckResult check_gemm(Matrix c, const GemmReference& ref, int k);
 
@@ -54,6 +67,9 @@ CheckResult check_copy(Matrix in, Matrix out);
 // views; a_host and b_host the same inputs on the host, used to describe the worst element.
 // Part of ladder_harness_gpu: only GPU programs can call it.
 CheckResult check_gemm_on_device(Matrix a, Matrix b, Matrix c, Matrix a_host, Matrix b_host);
+// The same with another relative bound than gemm_gamma(K): tensor_gemm_gamma(K) for Part 4.
+CheckResult check_gemm_on_device(Matrix a, Matrix b, Matrix c, Matrix a_host, Matrix b_host,
+                                 double gamma);
 
 // True when every padding element (columns width..stride-1) is still NaN: the kernel
 // honoured the stride and wrote nothing past the width.
