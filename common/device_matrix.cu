@@ -1,40 +1,10 @@
 #include "common/device_matrix.hpp"
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
-#include "common/cuda_check.hpp"
-#include "common/errors.hpp"
+#include "common/device_memory.hpp"
 
 namespace ladder {
-namespace {
-
-std::size_t bytes_of(const Matrix& m) {
-  return static_cast<std::size_t>(m.stride) * m.height * sizeof(float);
-}
-
-void copy_2d(Matrix to, Matrix from, cudaMemcpyKind kind) {
-  if (to.width != from.width || to.height != from.height) {
-    throw std::invalid_argument("host and device matrices differ in shape");
-  }
-  const int columns = to.stride == from.stride ? to.stride : to.width;
-  CUDA_CHECK(cudaMemcpy2D(to.data, to.stride * sizeof(float), from.data,
-                          from.stride * sizeof(float), columns * sizeof(float), to.height, kind));
-}
-
-// Running out of memory is a problem too large for this machine (a usage error, exit 2),
-// not a failure of the program.
-void check_allocation(cudaError_t status, const char* memory, int height, int width) {
-  if (status == cudaErrorMemoryAllocation) {
-    cudaGetLastError();
-    throw UsageError(std::string("not enough ") + memory + " for a " + std::to_string(height) +
-                     "x" + std::to_string(width) + " matrix");
-  }
-  CUDA_CHECK(status);
-}
-
-}  // namespace
 
 DeviceMatrix::DeviceMatrix(int height, int width, int stride) {
   view_ = Matrix{width, height, stride == 0 ? width : stride, nullptr};

@@ -15,6 +15,19 @@ void check(cublasStatus_t status, const char* call) {
   }
 }
 
+// c = a * b with a and b of `operands` type, c and the arithmetic FP32. cuBLAS is
+// column-major. A row-major matrix is the column-major view of its transpose, so ask for
+// C^T = B^T * A^T: the same memory, no copies.
+void gemm_row_major(cublasHandle_t handle, cudaDataType operands, const void* a, int a_stride,
+                    const void* b, int b_stride, Matrix c, int k) {
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, c.width, c.height, k, &alpha, b, operands,
+                     b_stride, a, operands, a_stride, &beta, c.data, CUDA_R_32F, c.stride,
+                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
 }  // namespace
 
 void CublasGemm::Destroy::operator()(cublasContext* handle) const { cublasDestroy(handle); }
@@ -30,14 +43,11 @@ CublasGemm::CublasGemm() {
 }
 
 void CublasGemm::operator()(Matrix a, Matrix b, Matrix c) {
-  // cuBLAS is column-major. A row-major matrix is the column-major view of its transpose,
-  // so ask for C^T = B^T * A^T: the same memory, no copies.
-  const float alpha = 1.0f;
-  const float beta = 0.0f;
-  check(cublasGemmEx(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, c.width, c.height, a.width, &alpha,
-                     b.data, CUDA_R_32F, b.stride, a.data, CUDA_R_32F, a.stride, &beta, c.data,
-                     CUDA_R_32F, c.stride, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+  gemm_row_major(handle_.get(), CUDA_R_32F, a.data, a.stride, b.data, b.stride, c, a.width);
+}
+
+void CublasGemm::operator()(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  gemm_row_major(handle_.get(), CUDA_R_16BF, a.data, a.stride, b.data, b.stride, c, a.width);
 }
 
 }  // namespace ladder

@@ -1,9 +1,11 @@
-// The ceiling of the GPU matrix-product stages: cuBLAS SGEMM in pure FP32, in the same run.
+// The ceilings of the GPU matrix-product stages, in the same run: cuBLAS SGEMM in pure FP32
+// (stages 03-12), and cuBLAS with BF16 operands, FP32 accumulation and FP32 C (Part 4).
 #pragma once
 
 #include <memory>
 
 #include "common/matrix.hpp"
+#include "common/matrix_bf16.hpp"
 
 struct cublasContext;
 
@@ -18,6 +20,9 @@ class CublasGemm {
   // c = a * b on device views, row-major like every other stage. Compute type
   // CUBLAS_COMPUTE_32F with the default math mode: FP32 FMA units, never TF32.
   void operator()(Matrix a, Matrix b, Matrix c);
+  // The same with BF16 a and b (CUDA_R_16BF), CUBLAS_COMPUTE_32F: the tensor cores, each
+  // product exact and summed in FP32, as the Part 4 stages compute.
+  void operator()(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
  private:
   struct Destroy {

@@ -18,6 +18,19 @@ const GemmShape& fits_in_memory(const GemmShape& shape) {
 
 }  // namespace
 
+Measurement time_gpu_gemm(const GemmShape& shape, const RunOptions& options, DeviceMatrix& c,
+                          const L2Flush* l2_flush, const std::function<void()>& launch) {
+  Measurement row;
+  row.work = 2.0 * shape.m * shape.n * shape.k;
+  row.l2 = options.l2;
+  // The flush comes last: poisoning C would bring C's lines back into L2.
+  row.timing = measure_gpu(options.repeats, launch, [&] {
+    c.poison();
+    if (l2_flush) (*l2_flush)();
+  });
+  return row;
+}
+
 GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
     : shape_(fits_in_memory(shape)),
       options_(options),
@@ -36,21 +49,11 @@ GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options)
 
 GemmBench::~GemmBench() = default;
 
-double GemmBench::flops() const { return 2.0 * shape_.m * shape_.n * shape_.k; }
-
 void GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch) {
-  Measurement row;
+  Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(),
+                                  [&] { launch(a_.view(), b_.view(), c_.view()); });
   row.variant = variant;
   row.role = role;
-  row.work = flops();
-  row.l2 = options_.l2;
-  // The flush comes last: poisoning C would bring C's lines back into L2.
-  row.timing = measure_gpu(
-      options_.repeats, [&] { launch(a_.view(), b_.view(), c_.view()); },
-      [&] {
-        c_.poison();
-        if (l2_flush_) (*l2_flush_)();
-      });
   row.check = check_gemm_on_device(a_.view(), b_.view(), c_.view(), a_host_.view(), b_host_.view());
   report.add(row);
 }

@@ -42,6 +42,13 @@ class CpuGemmBench {
   std::optional<GemmReference> reference_;  // computed once, on first use
 };
 
+// How the GPU benches (GemmBench, TensorGemmBench) time a matrix product: `launch` run
+// options.repeats times, with C poisoned and then, where l2_flush is not null, L2 flushed
+// before each run. The row it returns has its work and L2 state; the caller names it and
+// adds the check. Part of ladder_harness_gpu.
+Measurement time_gpu_gemm(const GemmShape& shape, const RunOptions& options, DeviceMatrix& c,
+                          const L2Flush* l2_flush, const std::function<void()>& launch);
+
 // Part of ladder_harness_gpu: only GPU programs can use it.
 class GemmBench {
  public:
@@ -66,8 +73,6 @@ class GemmBench {
   Matrix c() const { return c_.view(); }
 
  private:
-  double flops() const;
-
   GemmShape shape_;
   RunOptions options_;
   HostMatrix a_host_;

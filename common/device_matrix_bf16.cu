@@ -1,0 +1,74 @@
+#include "common/device_matrix_bf16.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "common/device_memory.hpp"
+#include "common/grid.hpp"
+
+namespace ladder {
+namespace {
+
+struct RoundToBf16 {
+  __device__ bf16 operator()(float x) const { return __float2bfloat16_rn(x); }
+};
+
+struct WidenToFloat {
+  __device__ float operator()(bf16 x) const { return __bfloat162float(x); }
+};
+
+// One thread per element; dst's padding is left as it was.
+template <class Source, class Destination, class Convert>
+__global__ void convert_kernel(Source src, Destination dst, Convert convert) {
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < src.height && col < src.width) dst.set(row, col, convert(src.get(row, col)));
+}
+
+template <class Convert, class Source, class Destination>
+void convert(const char* name, Source src, Destination dst) {
+  if (src.width != dst.width || src.height != dst.height) {
+    throw std::invalid_argument(std::string(name) + " needs src and dst of the same shape");
+  }
+  const dim3 block(32, 8);
+  const dim3 grid = grid_covering(src.width, src.height, block.x, block.y);
+  convert_kernel<<<grid, block>>>(src, dst, Convert{});
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+DeviceMatrixBf16::DeviceMatrixBf16(int height, int width, int stride)
+    : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
+  check_matrix_shape(height_, width_, stride_);
+  bf16* data = nullptr;
+  const std::size_t bytes = bytes_of(MatrixBf16{width_, height_, stride_, nullptr});
+  check_allocation(cudaMalloc(&data, bytes), "GPU memory", height, width);
+  data_.reset(data);  // owned from here on: freed if poison() throws
+  poison();
+}
+
+void DeviceMatrixBf16::Free::operator()(bf16* data) const {
+  // A destructor must not throw; a failure here would only repeat an earlier one.
+  cudaFree(data);
+}
+
+void DeviceMatrixBf16::upload(MatrixBf16 host) { copy_2d(view(), host, cudaMemcpyHostToDevice); }
+
+void DeviceMatrixBf16::download(MatrixBf16 host) const {
+  copy_2d(host, view(), cudaMemcpyDeviceToHost);
+}
+
+void DeviceMatrixBf16::poison() {
+  CUDA_CHECK(cudaMemset(data_.get(), kPoisonByte, bytes_of(view())));
+}
+
+void round_to_bf16(Matrix src, MatrixBf16 dst) {
+  convert<RoundToBf16>("round_to_bf16", src, dst);
+}
+
+void widen_to_float(MatrixBf16 src, Matrix dst) {
+  convert<WidenToFloat>("widen_to_float", src, dst);
+}
+
+}  // namespace ladder
