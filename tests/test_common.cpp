@@ -217,6 +217,16 @@ TEST_CASE("the GEMM bound flags a single element that is one term off", "[common
   }
 }
 
+TEST_CASE("the tensor-core bound is K * 2^-22, twice the FP32 one", "[common][bound]") {
+  REQUIRE(tensor_gemm_gamma(1) == std::ldexp(1.0, -22));
+  REQUIRE(tensor_gemm_gamma(4096) == std::ldexp(1.0, -10));
+  for (const int k : {1, 15, 16, 17, 33, 4095, 8192}) {
+    CAPTURE(k);
+    REQUIRE(tensor_gemm_gamma(k) == k * std::ldexp(1.0, -22));
+    REQUIRE(tensor_gemm_gamma(k) == 2 * gemm_gamma(k));
+  }
+}
+
 TEST_CASE("the GEMM check fails on NaN and on a shape mismatch", "[common][bound]") {
   HostMatrix a(4, 4);
   HostMatrix b(4, 4);

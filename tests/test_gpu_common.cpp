@@ -1,19 +1,27 @@
-// The GPU half of common/: device owners, the on-device GEMM check, the cuBLAS ceiling.
+// The GPU half of common/: device owners, the on-device GEMM check, the cuBLAS ceilings,
+// and Part 4's BF16 operands, conversions and bench.
 #include <catch2/catch.hpp>
 
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "01_cpu_naive/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
+#include "common/device_matrix_bf16.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
 #include "common/harness/cublas_gemm.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/gpu_timing.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/transpose_bench.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
@@ -173,5 +181,210 @@ TEST_CASE("the benches time with L2 flushed or warm, and say which", "[gpu][cubl
       REQUIRE(row.check.ok);
       REQUIRE(row.l2 == l2);
     }
+  }
+}
+
+TEST_CASE("the description adds the BF16 peak where it is known", "[common][device]") {
+  DeviceInfo h100;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  h100.major = 9;
+  h100.multiprocessors = 132;
+  h100.memory_bytes = 79ull << 30;
+  h100.l2_bytes = 52'428'800;
+  h100.fp32_peak_gflops = 66'908.2;
+  REQUIRE(h100.describe() ==
+          "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 52 MB, FP32 peak 66.9 TFLOP/s)");
+  h100.bf16_peak_gflops = 132 * 4096 * 1.98;  // SMs x FLOP per clock per SM x GHz
+  REQUIRE(h100.describe() ==
+          "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB, L2 52 MB, FP32 peak 66.9 TFLOP/s, "
+          "BF16 peak 1070.5 TFLOP/s)");
+}
+
+namespace {
+
+// A host MatrixBf16 over `elements`, which must outlive it.
+MatrixBf16 host_view(std::vector<bf16>& elements, int height, int width, int stride) {
+  elements.assign(static_cast<std::size_t>(stride) * height, bf16{});
+  return MatrixBf16{width, height, stride, elements.data()};
+}
+
+}  // namespace
+
+TEST_CASE("BF16 operands follow the float shape rules", "[common][bf16]") {
+  const MatrixBf16 a{7, 3, 8, nullptr};  // 3x7, stride 8
+  const MatrixBf16 b{5, 7, 5, nullptr};  // 7x5
+  REQUIRE_NOTHROW(check_gemm_shapes(a, b, Matrix{5, 3, 5, nullptr}));
+  REQUIRE_THROWS_WITH(check_gemm_shapes(a, b, Matrix{5, 4, 5, nullptr}),
+                      "c = a * b needs a.width == b.height and c a.height x b.width");
+  REQUIRE_THROWS_AS(check_gemm_shapes(a, MatrixBf16{5, 6, 5, nullptr}, Matrix{5, 3, 5, nullptr}),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(check_gemm_shapes(a, b, Matrix{4, 3, 5, nullptr}), std::invalid_argument);
+  // The conversions refuse mismatched views before launching anything.
+  REQUIRE_THROWS_WITH(round_to_bf16(Matrix{7, 3, 7, nullptr}, MatrixBf16{7, 4, 7, nullptr}),
+                      "round_to_bf16 needs src and dst of the same shape");
+  REQUIRE_THROWS_WITH(widen_to_float(MatrixBf16{7, 3, 7, nullptr}, Matrix{6, 3, 7, nullptr}),
+                      "widen_to_float needs src and dst of the same shape");
+}
+
+TEST_CASE("BF16 device matrices start poisoned (NaN) and round-trip with padding", "[gpu][bf16]") {
+  DeviceMatrixBf16 device(3, 5, 8);
+  std::vector<bf16> elements;
+  const MatrixBf16 host = host_view(elements, 3, 5, 8);
+  device.download(host);
+  for (const bf16 x : elements) REQUIRE(std::isnan(__bfloat162float(x)));
+
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j) host.set(i, j, __float2bfloat16_rn(i * 5 + j + 0.5f));
+  device.upload(host);
+  DeviceMatrixBf16 moved = std::move(device);
+  REQUIRE(device.view().data == nullptr);
+  std::vector<bf16> back_elements;
+  const MatrixBf16 back = host_view(back_elements, 3, 5, 5);  // another stride: elements only
+  moved.download(back);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j) REQUIRE(__bfloat16_as_ushort(back.get(i, j)) == __bfloat16_as_ushort(host.get(i, j)));
+}
+
+TEST_CASE("round_to_bf16 rounds to nearest even as the host does, inside a sub-view only",
+          "[gpu][bf16]") {
+  // Ties between two BF16 neighbours (8 significant bits) go to the even one; NaN stays NaN;
+  // beyond the largest BF16 (0x7F7F) is infinity; subnormals round like any other value.
+  const std::vector<float> specials = {
+      0.0f, -0.0f, 1.0f, 1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1.0f + 0x1p-8f + 0x1p-20f,
+      -(1.0f + 0x1p-8f), NAN, -NAN, INFINITY, -INFINITY, FLT_MAX, 0x1.fep127f, 0x1.ffp127f,
+      FLT_MIN, 1e-40f, 0x1p-133f, 3 * 0x1p-134f, 0x1p-149f, -1e-40f, 0.1f, -3.14159265f};
+  constexpr int kRows = 6, kCols = 9;
+  HostMatrix values(kRows, kCols, 11);
+  fill_random(values.view(), 4);
+  for (std::size_t i = 0; i < specials.size(); ++i) {
+    values.set(1 + static_cast<int>(i) / 5, 2 + static_cast<int>(i) % 5, specials[i]);
+  }
+  DeviceMatrix src(kRows, kCols, 11);
+  src.upload(values.view());
+  DeviceMatrixBf16 dst(kRows, kCols, 12);
+  // Rows 1..5, columns 2..6: the specials and some random values, in views whose stride
+  // is not their width.
+  round_to_bf16(src.view().sub(1, 2, 5, 5), dst.view().sub(1, 2, 5, 5));
+  std::vector<bf16> elements;
+  const MatrixBf16 rounded = host_view(elements, kRows, kCols, 12);
+  dst.download(rounded);
+  for (int i = 0; i < kRows; ++i) {
+    for (int j = 0; j < 12; ++j) {
+      CAPTURE(i, j);
+      const bool inside = i >= 1 && j >= 2 && j < 7;
+      if (!inside) {
+        REQUIRE(__bfloat16_as_ushort(rounded.get(i, j)) == 0xFFFF);  // still poisoned
+        continue;
+      }
+      const float value = values.get(i, j);
+      CAPTURE(value);
+      const bf16 want = __float2bfloat16_rn(value);
+      if (std::isnan(value)) {
+        REQUIRE(std::isnan(__bfloat162float(rounded.get(i, j))));
+      } else {
+        REQUIRE(__bfloat16_as_ushort(rounded.get(i, j)) == __bfloat16_as_ushort(want));
+      }
+    }
+  }
+  // The ties and the overflow, spelled out, so the host's rounding is not the only witness.
+  REQUIRE(__bfloat16_as_ushort(rounded.get(1, 5)) == __bfloat16_as_ushort(__float2bfloat16_rn(1.0f)));          // tie down
+  REQUIRE(__bfloat16_as_ushort(rounded.get(1, 6)) == __bfloat16_as_ushort(__float2bfloat16_rn(1.0f + 0x1p-6f)));  // tie up
+  REQUIRE(std::isinf(__bfloat162float(rounded.get(3, 3))));  // FLT_MAX
+}
+
+TEST_CASE("widen_to_float is exact for every BF16 bit pattern", "[gpu][bf16]") {
+  // 65536 patterns: 256 rows of 256, in strided views.
+  std::vector<bf16> elements;
+  const MatrixBf16 patterns = host_view(elements, 256, 256, 260);
+  for (int i = 0; i < 256; ++i) {
+    for (int j = 0; j < 256; ++j) {
+      patterns.set(i, j, __ushort_as_bfloat16(static_cast<unsigned short>(i << 8 | j)));
+    }
+  }
+  DeviceMatrixBf16 src(256, 256, 260);
+  src.upload(patterns);
+  DeviceMatrix dst(256, 256, 257);
+  widen_to_float(src.view(), dst.view());
+  HostMatrix widened(256, 256, 257);
+  dst.download(widened.view());
+  for (int i = 0; i < 256; ++i) {
+    for (int j = 0; j < 256; ++j) {
+      const float got = widened.get(i, j);
+      std::uint32_t got_bits;
+      std::memcpy(&got_bits, &got, sizeof got_bits);
+      CAPTURE(i, j);
+      // A BF16 is the top half of a float: widening appends 16 zero bits, NaNs included.
+      if (std::isnan(__bfloat162float(patterns.get(i, j)))) {
+        REQUIRE(std::isnan(got));
+      } else {
+        REQUIRE(got_bits == static_cast<std::uint32_t>(i << 8 | j) << 16);
+      }
+    }
+  }
+  REQUIRE(padding_is_poisoned(widened.view()));
+}
+
+TEST_CASE("the tensor bench checks cuBLAS BF16 and FP32 rows on the same rounded inputs",
+          "[gpu][cublas][bf16]") {
+  RunOptions options = gpu_run_defaults();
+  options.repeats = Repeats{1, 2};
+  Report report("test", "", "");
+  const GemmShape shape{33, 17, 65};
+  TensorGemmBench bench(shape, options);
+  REQUIRE(bench.a().height == 33);
+  REQUIRE(bench.a().width == 65);
+  REQUIRE(bench.b().width == 17);
+  CublasGemm cublas;
+  bench.run(report, "cuBLAS BF16 as a stage", Role::stage,
+            [&](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas(a, b, c); });
+  bench.run_float(report, "cuBLAS SGEMM on the rounded inputs", Role::baseline,
+                  [&](Matrix a, Matrix b, Matrix c) { cublas(a, b, c); });
+  bench.run_cublas(report);
+  REQUIRE(report.measurements().size() == 3);
+  for (const Measurement& row : report.measurements()) {
+    INFO(row.variant << ": " << row.check.summary());
+    REQUIRE(row.check.ok);
+    REQUIRE(row.check.checked == 33 * 17);
+    REQUIRE(row.work == 2.0 * 33 * 17 * 65);
+  }
+  const Measurement& ceiling = report.measurements().back();
+  REQUIRE(ceiling.variant == "cuBLAS BF16 (FP32 accumulate)");
+  REQUIRE(ceiling.role == Role::ceiling);
+}
+
+TEST_CASE("the tensor bound fails an element a few products off", "[gpu][cublas][bf16]") {
+  // The bound must be able to fail: three average products too many at the last element
+  // (an edge tile) exceed tensor_gemm_gamma(K) * magnitude while 3 / K > K * 2^-22.
+  CublasGemm cublas;
+  for (const int k : {1, 65, 1024}) {
+    CAPTURE(k);
+    HostMatrix a_values(17, k);
+    HostMatrix b_values(k, 9);
+    fill_random(a_values.view(), 5);
+    fill_random(b_values.view(), 6);
+    Bf16Operand a(std::move(a_values));
+    Bf16Operand b(std::move(b_values));
+    DeviceMatrix c_dev(17, 9);
+    cublas(a.rounded(), b.rounded(), c_dev.view());
+    const auto check = [&] {
+      return check_gemm_on_device(a.widened(), b.widened(), c_dev.view(), a.widened_host(),
+                                  b.widened_host(), tensor_gemm_gamma(k));
+    };
+    const CheckResult good = check();
+    INFO(good.summary());
+    REQUIRE(good.ok);
+
+    HostMatrix c(17, 9);
+    c_dev.download(c.view());
+    const GemmReference ref = reference_gemm(a.widened_host(), b.widened_host());
+    const double term = ref.magnitude[16 * 9 + 8] / k;
+    c.set(16, 8, static_cast<float>(c.get(16, 8) + 3 * term));
+    c_dev.upload(c.view());
+    const CheckResult bad = check();
+    INFO(bad.summary());
+    REQUIRE_FALSE(bad.ok);
+    REQUIRE(bad.row == 16);
+    REQUIRE(bad.col == 8);
+    REQUIRE(bad.bound == Approx(tensor_gemm_gamma(k) * ref.magnitude[16 * 9 + 8]));
   }
 }
