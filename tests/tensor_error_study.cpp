@@ -1,0 +1,218 @@
+// How close the tensor cores come to Part 4's error bound. For each kernel of the table, over
+// many shapes and four families of inputs, the worst ratio of |c - reference| to the bound
+// tensor_gemm_gamma(K) * sum_k |a_ik b_kj| (K * 2^-22 per unit of magnitude; the reason is in
+// common/harness/verify.hpp), and of the same error to the FP32 stages' bound gemm_gamma(K):
+// whether the tensor cores also stay inside the bound of Parts 1-3. The reference is computed
+// in double from the inputs rounded to BF16, so every product in it is exact. Exit 0 only when
+// every ratio to the tensor bound is at most 1; 77 without a GPU with BF16 tensor cores.
+// Not a stage: it times nothing.
+//   cmake --preset native && cmake --build --preset native --target tensor_error_study
+//   build-native/bin/tensor_error_study [--quick]
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/device_probe.hpp"
+#include "common/errors.hpp"
+#include "common/harness/cublas_gemm.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/harness/verify.hpp"
+#include "common/host_matrix.hpp"
+
+namespace {
+
+using namespace ladder;
+
+struct Kernel {
+  std::string name;
+  TensorGemmBench::Launch launch;
+};
+
+// Every BF16 matrix product to measure: cuBLAS, then the Part 4 stages.
+std::vector<Kernel> kernels(CublasGemm& cublas) {
+  return {
+      {"cuBLAS BF16 (FP32 accumulate)",
+       [&cublas](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas(a, b, c); }},
+  };
+}
+
+template <class Change>
+void change_each(HostMatrix& m, Change change) {
+  for (int i = 0; i < m.height(); ++i)
+    for (int j = 0; j < m.width(); ++j) m.set(i, j, change(m.get(i, j)));
+}
+
+// The stages' inputs: uniform in [-1, 1).
+void uniform(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
+  fill_random(a.view(), seed);
+  fill_random(b.view(), seed + 1);
+}
+
+// No cancellation: every truncation of a partial sum errs the same way, so they add up.
+void all_positive(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
+  uniform(a, b, seed);
+  const auto magnitude = [](float x) { return std::fabs(x); };
+  change_each(a, magnitude);
+  change_each(b, magnitude);
+}
+
+// Large cancellation: the last K/2 products are the first K/2 with the opposite sign, so the
+// sum is one product (K odd) or zero while the magnitude grows with K, and the accumulator
+// holds the whole first half before it cancels.
+void cancelling(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
+  all_positive(a, b, seed);
+  const int depth = a.width();
+  const int half = depth / 2;
+  for (int p = 0; p < half; ++p) {
+    const int mirror = depth - half + p;
+    for (int i = 0; i < a.height(); ++i) a.set(i, mirror, a.get(i, p));
+    for (int j = 0; j < b.width(); ++j) b.set(mirror, j, -b.get(p, j));
+  }
+}
+
+// One large term: all products positive, in [1/4, 1), but the first, 2^12 times larger (its
+// factors scaled by 2^6, exactly). First, so that the accumulator is large while every other
+// product is added: each is aligned to its exponent and truncated there.
+void one_large_term(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
+  uniform(a, b, seed);
+  const auto half_to_one = [](float x) { return 0.75f + 0.25f * x; };  // [0.5, 1)
+  change_each(a, half_to_one);
+  change_each(b, half_to_one);
+  for (int i = 0; i < a.height(); ++i) a.set(i, 0, a.get(i, 0) * 64);
+  for (int j = 0; j < b.width(); ++j) b.set(0, j, b.get(0, j) * 64);
+}
+
+struct Family {
+  const char* name;
+  void (*make)(HostMatrix& a, HostMatrix& b, std::uint64_t seed);
+};
+
+const Family kFamilies[] = {
+    {"uniform [-1,1)", uniform},
+    {"all positive [0,1)", all_positive},
+    {"large cancellation", cancelling},
+    {"one large term", one_large_term},
+};
+
+struct Shape {
+  int m;
+  int n;
+  int k;
+  std::string describe() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  }
+};
+
+// K around the tensor cores' block sizes and the stages' tiles, up to 8192; M x N odd and even.
+std::vector<Shape> shapes(bool quick) {
+  const std::vector<int> depths =
+      quick ? std::vector<int>{1, 15, 16, 17, 33, 256}
+            : std::vector<int>{1,   2,   3,   7,    8,    15,   16,   17,   31,
+                               32,  33,  63,  64,   65,   127,  128,  255,  256,
+                               1023, 1024, 2047, 4095, 4096, 8191, 8192};
+  const std::vector<std::pair<int, int>> sizes =
+      quick ? std::vector<std::pair<int, int>>{{33, 17}, {16, 16}}
+            : std::vector<std::pair<int, int>>{{33, 17}, {64, 64}, {127, 130}};
+  std::vector<Shape> all;
+  for (const auto& [m, n] : sizes)
+    for (const int k : depths) all.push_back(Shape{m, n, k});
+  return all;
+}
+
+// The worst element of one kernel on one family, over every shape.
+struct Worst {
+  double ratio = 0;  // error / tensor bound
+  Shape shape{0, 0, 0};
+  bool ok = true;
+};
+
+// error / bound at the check's worst element; a NaN is infinitely far.
+double ratio_to_bound(const CheckResult& check) {
+  if (std::isnan(check.error)) return INFINITY;
+  if (check.bound > 0) return check.error / check.bound;
+  return check.error > 0 ? INFINITY : 0;
+}
+
+int study_main(int argc, char** argv) {
+  Cli cli("tensor_error_study",
+          "the worst error of each BF16 matrix product against the tensor-core bound "
+          "K * 2^-22 * sum_k |a_ik b_kj|, over many shapes and input families");
+  bool quick = false;
+  std::uint64_t seed = 0;
+  cli.add_flag("--quick", &quick, "a few shapes only (K up to 256), for the tests");
+  cli.add_seed("--seed", &seed, "seed of the random inputs");
+  if (!cli.parse(argc, argv)) return kExitOk;
+  const DeviceInfo device = require_device();
+  if (device.major < 8) {
+    throw NoDeviceError(device.describe() + " has no BF16 tensor cores (sm_80 or newer)");
+  }
+
+  CublasGemm cublas;
+  const std::vector<Kernel> measured = kernels(cublas);
+  const std::vector<Shape> all_shapes = shapes(quick);
+  std::vector<std::vector<Worst>> worst(measured.size(), std::vector<Worst>(std::size(kFamilies)));
+  std::uint64_t inputs_seed = seed;
+  for (std::size_t family = 0; family < std::size(kFamilies); ++family) {
+    for (const Shape& shape : all_shapes) {
+      HostMatrix a_values(shape.m, shape.k);
+      HostMatrix b_values(shape.k, shape.n);
+      kFamilies[family].make(a_values, b_values, inputs_seed);
+      inputs_seed += 2;
+      Bf16Operand a(std::move(a_values));
+      Bf16Operand b(std::move(b_values));
+      DeviceMatrix c(shape.m, shape.n);
+      for (std::size_t kernel = 0; kernel < measured.size(); ++kernel) {
+        c.poison();
+        measured[kernel].launch(a.rounded(), b.rounded(), c.view());
+        const CheckResult check = check_gemm_on_device(
+            a.widened(), b.widened(), c.view(), a.widened_host(), b.widened_host(),
+            tensor_gemm_gamma(shape.k));
+        Worst& so_far = worst[kernel][family];
+        const double ratio = ratio_to_bound(check);
+        if (!check.ok) so_far.ok = false;
+        if (ratio >= so_far.ratio) {
+          so_far.ratio = ratio;
+          so_far.shape = shape;
+        }
+      }
+    }
+  }
+
+  std::printf("tensor_error_study: %s\n", device.describe().c_str());
+  std::printf("error / bound at the worst element of every shape (M x N x K), K from %d to %d; "
+              "tensor bound K * 2^-22 * sum_k |a_ik b_kj|, FP32 bound half of it\n",
+              all_shapes.front().k, all_shapes.back().k);
+  std::printf("%-30s  %-20s  %6s  %14s  %14s  %s\n", "kernel", "family", "shapes",
+              "worst / tensor", "worst / FP32", "worst at");
+  bool all_within = true;
+  for (std::size_t kernel = 0; kernel < measured.size(); ++kernel) {
+    for (std::size_t family = 0; family < std::size(kFamilies); ++family) {
+      const Worst& w = worst[kernel][family];
+      const int k = w.shape.k;
+      const double to_fp32 = w.ratio * tensor_gemm_gamma(k) / gemm_gamma(k);
+      std::printf("%-30s  %-20s  %6zu  %14.4f  %14.4f  %s\n", measured[kernel].name.c_str(),
+                  kFamilies[family].name, all_shapes.size(), w.ratio, to_fp32,
+                  w.shape.describe().c_str());
+      all_within = all_within && w.ok && w.ratio <= 1;
+    }
+  }
+  if (!all_within) {
+    std::printf("FAILED: an error exceeds the tensor-core bound\n");
+    return kExitFailure;
+  }
+  std::printf("ok: every error within the tensor-core bound\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_program("tensor_error_study", study_main, argc, argv);
+}
