@@ -11,26 +11,39 @@
 #include "common/harness/program.hpp"
 #ifdef LADDER_HAVE_CUDA
 #include "common/device_probe.hpp"
+#include "common/errors.hpp"
+#include "common/tensor_cores.hpp"
 #endif
 
 namespace {
 
-bool selection_needs_gpu(Catch::Session& session) {
+bool selection_has_tag(Catch::Session& session, const std::string& wanted) {
   const Catch::Config& config = session.config();
   const auto selected =
       Catch::filterTests(Catch::getAllTestCasesSorted(config), config.testSpec(), config);
   for (const auto& test : selected) {
     for (const auto& tag : test.lcaseTags) {
-      if (tag == "gpu") return true;
+      if (tag == wanted) return true;
     }
   }
   return false;
 }
 
-std::string gpu_unavailable_reason() {
+// Why the selected tests cannot run here: no usable GPU, or, for tests tagged [sm80] (BF16
+// tensor cores, stages 13 and later), a GPU older than compute capability 8.0.
+std::string gpu_unavailable_reason(bool needs_sm80) {
 #ifdef LADDER_HAVE_CUDA
-  return ladder::no_device_reason();
+  if (std::string reason = ladder::no_device_reason(); !reason.empty()) return reason;
+  if (needs_sm80) {
+    try {
+      ladder::require_bf16_tensor_cores();
+    } catch (const ladder::NoDeviceError& e) {
+      return e.what();
+    }
+  }
+  return "";
 #else
+  (void)needs_sm80;
   return "built without CUDA support";
 #endif
 }
@@ -45,8 +58,9 @@ int main(int argc, char* argv[]) {
   const bool only_listing = data.listTests || data.listTestNamesOnly || data.listTags ||
                             data.listReporters || data.showHelp;
   // Listing happens at build time (test discovery): print nothing extra then.
-  if (!only_listing && selection_needs_gpu(session)) {
-    if (const std::string reason = gpu_unavailable_reason(); !reason.empty()) {
+  if (!only_listing && selection_has_tag(session, "gpu")) {
+    if (const std::string reason = gpu_unavailable_reason(selection_has_tag(session, "sm80"));
+        !reason.empty()) {
       return ladder::no_usable_gpu("", "the selected tests need a GPU: " + reason,
                                    ladder::gpu_required());
     }

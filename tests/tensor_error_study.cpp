@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "13_gpu_wmma/kernel.hpp"
+#include "14_gpu_mma_ldmatrix/kernel.hpp"
+#include "15_gpu_mma_pipelined/kernel.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/cublas_gemm.hpp"
@@ -40,6 +43,12 @@ std::vector<Kernel> kernels(CublasGemm& cublas) {
   return {
       {"cuBLAS BF16 (FP32 accumulate)",
        [&cublas](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas(a, b, c); }},
+      {"13 wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_wmma(a, b, c); }},
+      {"14 mma.sync", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_mma(a, b, c); }},
+      {"15 mma.sync pipelined",
+       [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+         launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
+       }},
   };
 }
 

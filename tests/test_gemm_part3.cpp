@@ -3,9 +3,7 @@
 // four ways, and the global-memory path each launcher took checked against the alignment rule.
 #include <catch2/catch.hpp>
 
-#include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -90,12 +88,6 @@ void upload(const Placed& placed, Matrix host) {
                           cudaMemcpyHostToDevice));
 }
 
-bool is_poison(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits == 0xFFFFFFFFu;
-}
-
 struct Variant {
   std::string name;
   // Launches c = a * b; returns the path taken, or nothing for stage 09 (4-byte only).
@@ -140,17 +132,8 @@ void check_part3(const std::vector<Variant>& variants) {
         INFO(check.summary());
         REQUIRE(check.ok);
         REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
-        long long written_outside = 0;
-        for (int row = 0; row < buffer_view.height; ++row) {
-          for (int col = 0; col < buffer_view.stride; ++col) {
-            const bool inside = row >= layout.row_offset && row < layout.row_offset + shape.m &&
-                                col >= layout.col_offset && col < layout.col_offset + shape.n;
-            if (!inside && !is_poison(c_buffer.view().data[row * buffer_view.stride + col])) {
-              ++written_outside;
-            }
-          }
-        }
-        REQUIRE(written_outside == 0);
+        REQUIRE(test::written_outside(c_buffer.view(), layout.row_offset, layout.col_offset,
+                                      shape.m, shape.n) == 0);
       }
     }
   }

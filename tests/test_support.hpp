@@ -1,6 +1,8 @@
 // Shapes and helpers shared by the CPU and GPU stage tests.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,22 @@ inline HostMatrix poisoned_matrix(int height, int width, int padding) {
   HostMatrix m(height, width, width + padding);
   poison(m.view());
   return m;
+}
+
+// How many elements of `buffer` (its whole stride) outside the rows x cols view at
+// (row_offset, col_offset) no longer hold the poison bits: what a kernel wrote where it must not.
+inline long long written_outside(Matrix buffer, int row_offset, int col_offset, int rows, int cols) {
+  long long written = 0;
+  for (int row = 0; row < buffer.height; ++row) {
+    for (int col = 0; col < buffer.stride; ++col) {
+      const bool inside = row >= row_offset && row < row_offset + rows && col >= col_offset &&
+                          col < col_offset + cols;
+      std::uint32_t bits;
+      std::memcpy(&bits, &buffer.data[row * buffer.stride + col], sizeof bits);
+      if (!inside && bits != 0xFFFFFFFFu) ++written;
+    }
+  }
+  return written;
 }
 
 }  // namespace ladder::test

@@ -5,7 +5,11 @@
 #include <memory>
 
 #include "common/matrix.hpp"
-#include "common/matrix_bf16.hpp"
+// MatrixBf16 only declared: this header reaches host-only code (cpu_gemm_bench.cpp through
+// gemm_bench.hpp), which has no CUDA include path for cuda_bf16.h.
+namespace ladder {
+struct MatrixBf16;
+}
 
 struct cublasContext;
 

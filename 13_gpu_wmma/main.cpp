@@ -1,0 +1,45 @@
+// Stage 13: tensor cores through WMMA, timed against stage 12 (FP32, CUDA cores, on the same
+// rounded inputs) and cuBLAS with BF16 operands in the same run.
+//   cmake --preset native && cmake --build --preset native --target 13_gpu_wmma
+//   build-native/bin/13_gpu_wmma --help
+#include "12_gpu_pipelined/kernel.hpp"
+#include "13_gpu_wmma/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("13_gpu_wmma", "tensor cores through WMMA: BF16 operands, FP32 accumulate");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_bf16_tensor_cores();
+
+  ladder::Report report("13_gpu_wmma", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  const std::string stage12 = ladder::pipelined_config_for(shape.m, shape.n);
+  bench.run_float(report, "12 pipelined FP32 " + stage12, ladder::Role::baseline,
+                  [stage12](Matrix a, Matrix b, Matrix c) {
+                    ladder::launch_gemm_pipelined(stage12, a, b, c);
+                  });
+  const std::string path = ladder::path_name(ladder::wmma_path(bench.a(), bench.b()));
+  bench.run(report, "wmma 128x128x32, " + path, ladder::Role::stage,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("13_gpu_wmma", stage_main, argc, argv);
+}

@@ -1,0 +1,88 @@
+#include "14_gpu_mma_ldmatrix/kernel.hpp"
+
+#include <type_traits>
+
+#include "14_gpu_mma_ldmatrix/mma_tile.cuh"
+#include "common/cuda_check.hpp"
+#include "common/grid.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace ladder {
+namespace {
+
+// A 128x128 tile of C per block from 128x64 and 64x128 slices; 8 warps of 64x32 (stage 11's
+// shape of work: each warp reads 64 rows of A and 32 columns of B per slice).
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 128;
+using Tile = mma::WarpTile<kBlockM, kBlockN, 64, 32, true>;
+using TileUnswizzled = mma::WarpTile<kBlockM, kBlockN, 64, 32, false>;
+constexpr int kThreads = Tile::kThreads;
+constexpr int kSharedBytes = Tile::kSliceElements * sizeof(bf16);  // 32 KB
+
+// Two blocks per SM (at most 128 registers a thread): while one waits for its loads, the other
+// computes. There is no other latency hiding in this stage.
+template <class WarpTile, bool Vector>
+__global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  __shared__ __align__(128) bf16 a_slice[kBlockM * mma::kSliceK];
+  __shared__ __align__(128) bf16 b_slice[mma::kSliceK * kBlockN];
+  constexpr bool kSwizzle = !std::is_same_v<WarpTile, TileUnswizzled>;
+  const int block_row = blockIdx.y * kBlockM;
+  const int block_col = blockIdx.x * kBlockN;
+  const int warp = threadIdx.x / 32;
+  const WarpTile tile(warp, threadIdx.x % 32);
+  typename WarpTile::Accumulators acc = {};
+
+  for (int k0 = 0; k0 < a.width; k0 += mma::kSliceK) {
+    // Load: every chunk this thread copies into registers first, all loads in flight at
+    // once, then into shared memory; then wait for every warp's copies.
+    const MatrixBf16 a_part = a.sub(block_row, k0, a.height - block_row, a.width - k0);
+    const MatrixBf16 b_part = b.sub(k0, block_col, b.height - k0, b.width - block_col);
+    uint4 staged[mma::kChunksPerThread<kBlockM, kBlockN, kThreads>];
+    mma::copy_slice<kBlockM, kBlockN, kThreads, kSwizzle>(
+        a_slice, b_slice, a_part, b_part, [&](int i, bf16*, const bf16* from, int valid) {
+          staged[i] = mma::load_chunk<Vector>(from, valid);
+        });
+    mma::copy_slice<kBlockM, kBlockN, kThreads, kSwizzle>(
+        a_slice, b_slice, a_part, b_part, [&](int i, bf16* to, const bf16*, int) {
+          *reinterpret_cast<uint4*>(to) = staged[i];
+        });
+    __syncthreads();
+    // Compute: four 16-wide steps of k, 4x4 mma.sync per warp each.
+    tile.multiply_slice(a_slice, b_slice, acc);
+    __syncthreads();  // before the next slice overwrites what slower warps still read
+  }
+  // Store.
+  mma::store_accumulators<WarpTile>(c, block_row, block_col, warp, threadIdx.x % 32, acc);
+}
+
+template <class WarpTile>
+void launch(GlobalAccess path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  static_assert(kSharedBytes <= 48 * 1024, "static shared memory");
+  const dim3 grid = grid_covering(c.width, c.height, kBlockN, kBlockM);
+  if (path == GlobalAccess::vector) {
+    gemm_mma<WarpTile, true><<<grid, kThreads>>>(a, b, c);
+  } else {
+    gemm_mma<WarpTile, false><<<grid, kThreads>>>(a, b, c);
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+GlobalAccess mma_path(MatrixBf16 a, MatrixBf16 b) {
+  return allows_16_bytes(a) && allows_16_bytes(b) ? GlobalAccess::vector : GlobalAccess::scalar;
+}
+
+GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle) {
+  check_gemm_shapes(a, b, c);
+  require_bf16_tensor_cores();
+  const GlobalAccess path = mma_path(a, b);
+  if (swizzle) {
+    launch<Tile>(path, a, b, c);
+  } else {
+    launch<TileUnswizzled>(path, a, b, c);
+  }
+  return path;
+}
+
+}  // namespace ladder

@@ -1,0 +1,56 @@
+// Stage 14: mma.sync fed by ldmatrix from swizzled shared slices, timed against stage 13 and
+// cuBLAS with BF16 operands in the same run. --swizzle both adds the unswizzled layout: the
+// bank conflicts the swizzle removes, as time.
+//   cmake --preset native && cmake --build --preset native --target 14_gpu_mma_ldmatrix
+//   build-native/bin/14_gpu_mma_ldmatrix --help
+#include <string>
+
+#include "13_gpu_wmma/kernel.hpp"
+#include "14_gpu_mma_ldmatrix/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("14_gpu_mma_ldmatrix",
+                  "mma.sync m16n8k16 fed by ldmatrix from XOR-swizzled shared slices");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  std::string swizzle = "on";
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  cli.add_choice("--swizzle", &swizzle, {"on", "off", "both"},
+                 "the shared layout: swizzled chunks, plain rows (the bank conflicts), or both");
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_bf16_tensor_cores();
+
+  ladder::Report report("14_gpu_mma_ldmatrix", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  bench.run(report, "13 wmma 128x128x32", ladder::Role::baseline,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
+  const std::string path = ladder::path_name(ladder::mma_path(bench.a(), bench.b()));
+  for (const bool swizzled : {true, false}) {
+    if (swizzle != "both" && (swizzle == "on") != swizzled) continue;
+    bench.run(report,
+              std::string("mma.sync 128x128x64 w64x32, ") + (swizzled ? "swizzled" : "unswizzled") +
+                  ", " + path,
+              ladder::Role::stage, [swizzled](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_mma(a, b, c, swizzled);
+              });
+  }
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("14_gpu_mma_ldmatrix", stage_main, argc, argv);
+}

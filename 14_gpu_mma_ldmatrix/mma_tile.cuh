@@ -1,0 +1,222 @@
+// The warp-level machinery of stages 14 and 15: the PTX instructions (ldmatrix, mma.sync
+// m16n8k16), the swizzled shared-memory layout of a slice of A and B, and a warp's product of
+// one slice into its accumulators. Stage 14 fills the slices with plain loads, stage 15 with
+// a cp.async ring; this file is the same for both.
+#pragma once
+
+#include <cstdint>
+
+#include "common/matrix.hpp"
+#include "common/matrix_bf16.hpp"
+
+namespace ladder::mma {
+
+// ---- The instructions ------------------------------------------------------------------
+
+__device__ inline std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// Four 8x8 BF16 matrices from shared memory: lanes 8i..8i+7 give the 8 row addresses (16
+// bytes each) of matrix i; lane l receives row l/4, elements 2(l%4) and 2(l%4)+1 of each.
+__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const bf16* rows) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(rows)));
+}
+
+// The same, each matrix transposed on the way: B's slice is stored k-major (row k, columns n),
+// and mma.sync wants each thread to hold two consecutive k of one column.
+__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const bf16* rows) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(rows)));
+}
+
+// d += a (16x16, row-major) * b (16x8, column-major) in FP32; BF16 operands, two per register.
+__device__ inline void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                                 std::uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// ---- The shared layout -----------------------------------------------------------------
+
+// A slice of A is BlockM x 64 and one of B is 64 x BlockN, row-major, rows of 8 or more
+// 16-byte chunks. Swizzled, chunk c of row r is stored at chunk c ^ (r % 8): the 8 rows an
+// ldmatrix matrix reads at one chunk column then sit in 8 different chunk columns, which is
+// all 32 banks once. Unswizzled (stage 14's ablation) they all sit in the same 4 banks.
+constexpr int kSliceK = 64;
+constexpr int kChunk = 8;  // BF16 elements per 16-byte chunk
+
+template <bool Swizzle>
+__device__ inline int chunk_at(int row, int chunk) {
+  return Swizzle ? chunk ^ (row % 8) : chunk;
+}
+
+// ---- A warp's product of one slice ----------------------------------------------------
+
+// The block is (BlockM / WarpM) x (BlockN / WarpN) warps; each warp owns a WarpM x WarpN tile
+// of C as (WarpM/16) x (WarpN/8) mma tiles of 16x8, four FP32 accumulators per lane each.
+template <int BlockM, int BlockN, int WarpM, int WarpN, bool Swizzle>
+struct WarpTile {
+  static constexpr int kWarpsN = BlockN / WarpN;
+  static constexpr int kThreads = (BlockM / WarpM) * kWarpsN * 32;
+  static constexpr int kTilesM = WarpM / 16;
+  static constexpr int kTilesN = WarpN / 8;
+  static constexpr int kSteps = kSliceK / 16;  // mma steps per slice
+  static constexpr int kSliceElements = (BlockM + BlockN) * kSliceK;  // A's and B's
+  static_assert(BlockN / kChunk >= 8, "a row of B must hold 8 chunks for the swizzle");
+  static_assert(kTilesN % 2 == 0, "B fragments are read two n8 tiles at a time");
+
+  using Accumulators = float[kTilesM][kTilesN][4];
+
+  // Where this lane's ldmatrix rows are, computed once: the swizzle depends on the row only
+  // through row % 8, which for every fragment this lane reads is lane % 8. Recomputing the
+  // addresses in the loop cost a fifth of the speed (results/notes/15_gpu_mma_pipelined.md).
+  int a_row;                 // element offset of this lane's row in the A slice
+  int b_row;                 // and in the B slice
+  int a_chunk[kSteps];       // swizzled column (elements) of A per 16-wide step of k
+  int b_chunk[kTilesN / 2];  // swizzled column of B per pair of n8 tiles
+
+  __device__ WarpTile(int warp, int lane) {
+    const int warp_row = warp / kWarpsN * WarpM;
+    const int warp_col = warp % kWarpsN * WarpN;
+    const int half = lane / 16;  // lanes 16-31 address the second 8 columns (x4: matrices 2, 3)
+    a_row = (warp_row + lane % 16) * kSliceK;
+    b_row = (lane % 16) * BlockN;
+    for (int s = 0; s < kSteps; ++s) a_chunk[s] = chunk_at<Swizzle>(lane, 2 * s + half) * kChunk;
+    for (int j = 0; j < kTilesN / 2; ++j) {
+      b_chunk[j] = chunk_at<Swizzle>(lane, warp_col / kChunk + 2 * j + half) * kChunk;
+    }
+  }
+
+  // One 16-wide step of k: the warp's A fragments (16x16 each) and B fragments (16x8 each)
+  // through ldmatrix, then every A fragment times every B fragment.
+  __device__ void step(const bf16* a_slice, const bf16* b_slice, int s, Accumulators& acc) const {
+    std::uint32_t a[kTilesM][4];
+    std::uint32_t b[kTilesN][2];
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+      ldmatrix_x4(a[i], a_slice + a_row + i * 16 * kSliceK + a_chunk[s]);
+    }
+#pragma unroll
+    for (int j = 0; j < kTilesN / 2; ++j) {
+      std::uint32_t pair[4];
+      ldmatrix_x4_trans(pair, b_slice + b_row + s * 16 * BlockN + b_chunk[j]);
+      b[2 * j][0] = pair[0];
+      b[2 * j][1] = pair[1];
+      b[2 * j + 1][0] = pair[2];
+      b[2 * j + 1][1] = pair[3];
+    }
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+      for (int j = 0; j < kTilesN; ++j) mma_16816(acc[i][j], a[i], b[j][0], b[j][1]);
+    }
+  }
+
+  __device__ void multiply_slice(const bf16* a_slice, const bf16* b_slice, Accumulators& acc) const {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) step(a_slice, b_slice, s, acc);
+  }
+};
+
+// Lane l holds, of each 16x8 accumulator tile, rows l/4 and l/4 + 8, columns 2(l%4) and +1:
+// two pairs of neighbours, written as one 8-byte store where C allows it.
+template <class Tile>
+__device__ void store_accumulators(Matrix c, int block_row, int block_col, int warp, int lane,
+                                   const typename Tile::Accumulators& acc) {
+  const int warp_row = block_row + warp / Tile::kWarpsN * (Tile::kTilesM * 16);
+  const int warp_col = block_col + warp % Tile::kWarpsN * (Tile::kTilesN * 8);
+  const bool pairs = c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
+#pragma unroll
+  for (int i = 0; i < Tile::kTilesM; ++i) {
+#pragma unroll
+    for (int j = 0; j < Tile::kTilesN; ++j) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = warp_row + i * 16 + lane / 4 + half * 8;
+        const int col = warp_col + j * 8 + lane % 4 * 2;
+        if (row >= c.height) continue;
+        const float first = acc[i][j][2 * half];
+        const float second = acc[i][j][2 * half + 1];
+        if (pairs && col + 1 < c.width) {
+          *reinterpret_cast<float2*>(&c.data[row * c.stride + col]) = make_float2(first, second);
+        } else {
+          if (col < c.width) c.set(row, col, first);
+          if (col + 1 < c.width) c.set(row, col + 1, second);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace ladder::mma
+
+namespace ladder::mma {
+
+// ---- Copying a slice into shared memory -------------------------------------------------
+
+// Thread t of the block copies, of A's slice (BlockM x 64: 8 chunks a row), chunk t % 8 of
+// rows t / 8 + q * (Threads / 8); of B's slice (64 x BlockN), chunk t % (BlockN / 8) of rows
+// t / (BlockN / 8) + q * (Threads / (BlockN / 8)). a and b are the operands shifted to the
+// slice's origin, so their height and width say how much of the slice lies inside them.
+// copy(i, to, from, valid) moves this thread's i-th chunk, at `from`, to shared memory at `to`:
+// `valid` of its 8 elements lie inside the operand (0 to 8; the rest must become zeros), and
+// where none does `from` is the operand's first element, a readable address. i is a
+// compile-time index once unrolled (A's chunks first, then B's): stage 14 keeps its chunks in
+// a register array between two passes.
+template <int Width, bool Swizzle, int Threads, int FirstIndex, class Copy>
+__device__ void copy_operand_slice(bf16* slice, int rows, const MatrixBf16& from, const Copy& copy) {
+  constexpr int kChunks = Width / kChunk;
+  static_assert(Threads % kChunks == 0, "every thread copies one column of chunks");
+  constexpr int kStep = Threads / kChunks;  // rows between one thread's chunks
+  const int chunk = threadIdx.x % kChunks;
+  const int first_row = threadIdx.x / kChunks;
+  // Computed once, not per chunk: what is left of the row past this chunk's first element,
+  // and this thread's first chunk in global memory.
+  const int left_in_row = from.width - chunk * kChunk;
+  const bool all_inside = from.height >= rows && left_in_row >= Width - chunk * kChunk;
+  const bf16* source = from.data + first_row * from.stride + chunk * kChunk;
+#pragma unroll
+  for (int q = 0; q < rows / kStep; ++q) {
+    const int row = first_row + q * kStep;
+    bf16* to = slice + row * Width + chunk_at<Swizzle>(row, chunk) * kChunk;
+    if (all_inside) {
+      copy(FirstIndex + q, to, source + q * kStep * from.stride, kChunk);
+    } else {
+      const int valid = row < from.height ? max(0, min(kChunk, left_in_row)) : 0;
+      copy(FirstIndex + q, to, valid > 0 ? source + q * kStep * from.stride : from.data, valid);
+    }
+  }
+}
+
+// How many chunks each thread copies per slice (both operands).
+template <int BlockM, int BlockN, int Threads>
+inline constexpr int kChunksPerThread = (BlockM + BlockN) * kSliceK / kChunk / Threads;
+
+template <int BlockM, int BlockN, int Threads, bool Swizzle, class Copy>
+__device__ void copy_slice(bf16* a_slice, bf16* b_slice, const MatrixBf16& a, const MatrixBf16& b,
+                           const Copy& copy) {
+  copy_operand_slice<kSliceK, Swizzle, Threads, 0>(a_slice, BlockM, a, copy);
+  copy_operand_slice<BlockN, Swizzle, Threads, BlockM * kSliceK / kChunk / Threads>(
+      b_slice, kSliceK, b, copy);
+}
+
+// A chunk into registers: one 16-byte load when Vector and all 8 elements are inside, else the
+// fallback both stages take where an operand's rows are not 16-byte aligned: `valid` 2-byte
+// loads and zeros for the rest.
+template <bool Vector>
+__device__ inline uint4 load_chunk(const bf16* from, int valid) {
+  if (Vector && valid == kChunk) return *reinterpret_cast<const uint4*>(from);
+  alignas(16) bf16 values[kChunk];
+#pragma unroll
+  for (int i = 0; i < kChunk; ++i) values[i] = i < valid ? from[i] : __float2bfloat16(0.0f);
+  return *reinterpret_cast<const uint4*>(values);
+}
+
+}  // namespace ladder::mma

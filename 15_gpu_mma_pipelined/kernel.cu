@@ -1,0 +1,181 @@
+#include "15_gpu_mma_pipelined/kernel.hpp"
+
+#include <stdexcept>
+
+#include "14_gpu_mma_ldmatrix/mma_tile.cuh"
+#include "common/cuda_check.hpp"
+#include "common/errors.hpp"
+#include "common/grid.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace ladder {
+namespace {
+
+// ---- cp.async: a 16-byte copy from global to shared memory that does not wait -------------
+
+// Copies `bytes` (0-16) from `from` and fills the rest of the 16 with zeros: how the edges of
+// the matrix become zeros in the slice without a branch around the copy.
+__device__ inline void cp_async_16(bf16* to, const bf16* from, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(mma::shared_address(to)),
+               "l"(from), "r"(bytes)
+               : "memory");
+}
+__device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+// Waits until at most `Pending` of this thread's committed groups are still in flight.
+template <int Pending>
+__device__ inline void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+
+struct CopyAsync {
+  __device__ void operator()(int, bf16* to, const bf16* from, int valid) const {
+    cp_async_16(to, from, valid * static_cast<int>(sizeof(bf16)));
+  }
+};
+
+// The fallback: synchronous copies into the same ring (the cp.async groups are then empty).
+struct CopyElements {
+  __device__ void operator()(int, bf16* to, const bf16* from, int valid) const {
+    *reinterpret_cast<uint4*>(to) = mma::load_chunk<false>(from, valid);
+  }
+};
+
+// ---- The kernel -------------------------------------------------------------------------
+
+template <int BlockM, int BlockN, int WarpM, int WarpN, int Stages, int GroupM = 1,
+          int BlocksPerSM = 1>
+struct Config {
+  static constexpr int kBlocksPerSM = BlocksPerSM;  // asked of the compiler: caps registers
+  static constexpr int kGroupM = GroupM;  // tile rows per rasterisation group (1: row order)
+  using Tile = mma::WarpTile<BlockM, BlockN, WarpM, WarpN, true>;
+  static constexpr int kBlockM = BlockM;
+  static constexpr int kBlockN = BlockN;
+  static constexpr int kStages = Stages;
+  static constexpr int kThreads = Tile::kThreads;
+  static constexpr int kSharedBytes = Stages * Tile::kSliceElements * sizeof(bf16);
+};
+
+template <class Cfg, class Copy>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pipelined(MatrixBf16 a, MatrixBf16 b,
+                                                                    Matrix c) {
+  extern __shared__ __align__(128) bf16 ring[];  // Stages x (A slice, B slice)
+  constexpr int kStages = Cfg::kStages;
+  constexpr int kSliceA = Cfg::kBlockM * mma::kSliceK;
+  constexpr int kSlice = Cfg::Tile::kSliceElements;
+  // Rasterisation: consecutive blocks walk down a group of kGroupM tile rows before moving
+  // right, so the blocks resident together share slices of B as well as of A.
+  const int tiles_n = gridDim.x;
+  const int block = blockIdx.y * tiles_n + blockIdx.x;
+  const int per_group = Cfg::kGroupM * tiles_n;
+  const int first_row = block / per_group * Cfg::kGroupM;
+  const int group_rows = min(static_cast<int>(gridDim.y) - first_row, Cfg::kGroupM);
+  const int block_row = (first_row + block % per_group % group_rows) * Cfg::kBlockM;
+  const int block_col = block % per_group / group_rows * Cfg::kBlockN;
+  const int warp = threadIdx.x / 32;
+  const typename Cfg::Tile tile(warp, threadIdx.x % 32);
+  typename Cfg::Tile::Accumulators acc = {};
+  const int slices = (a.width + mma::kSliceK - 1) / mma::kSliceK;
+
+  // Load: slice `s` into stage s % kStages, as one cp.async group.
+  auto load_slice = [&](int s) {
+    if (s < slices) {
+      const int k0 = s * mma::kSliceK;
+      bf16* stage = ring + s % kStages * kSlice;
+      mma::copy_slice<Cfg::kBlockM, Cfg::kBlockN, Cfg::kThreads, true>(
+          stage, stage + kSliceA, a.sub(block_row, k0, a.height - block_row, a.width - k0),
+          b.sub(k0, block_col, b.height - k0, b.width - block_col), Copy{});
+    }
+    cp_async_commit();  // an empty group past the last slice keeps the count of groups simple
+  };
+
+  for (int s = 0; s < kStages - 1; ++s) load_slice(s);
+  for (int s = 0; s < slices; ++s) {
+    cp_async_wait<kStages - 2>();  // this thread's copies of slice s have landed...
+    __syncthreads();  // ...and everyone's; and every warp is done with slice s - 1's stage
+    load_slice(s + kStages - 1);  // into that stage, while the tensor cores work on slice s
+    const bf16* stage = ring + s % kStages * kSlice;
+    tile.multiply_slice(stage, stage + kSliceA, acc);
+  }
+  // Store.
+  mma::store_accumulators<typename Cfg::Tile>(c, block_row, block_col, warp, threadIdx.x % 32, acc);
+}
+
+struct Tiling {
+  const char* name;
+  int shared_bytes;
+  void (*launch)(bool vector, MatrixBf16 a, MatrixBf16 b, Matrix c);
+};
+
+template <class Cfg>
+void launch(bool vector, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  auto kernel = vector ? gemm_mma_pipelined<Cfg, CopyAsync> : gemm_mma_pipelined<Cfg, CopyElements>;
+  // More than 48 KB of dynamic shared memory must be asked for, per kernel and per device.
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  Cfg::kSharedBytes));
+  const dim3 grid = grid_covering(c.width, c.height, Cfg::kBlockN, Cfg::kBlockM);
+  kernel<<<grid, Cfg::kThreads, Cfg::kSharedBytes>>>(a, b, c);
+  CUDA_CHECK_LAUNCH();
+}
+
+template <class Cfg>
+Tiling tiling(const char* name) {
+  return Tiling{name, Cfg::kSharedBytes, launch<Cfg>};
+}
+
+// block MxN, warp MxN, stages, rasterisation group (g8: 8 tile rows), blocks per SM asked of
+// the compiler (b2: at most 128 registers a thread). The first is the default.
+const Tiling kTilings[] = {
+    tiling<Config<128, 128, 64, 64, 3>>("128x128_w64x64_s3"),
+    tiling<Config<128, 128, 64, 64, 3, 8>>("128x128_w64x64_s3_g8"),
+    tiling<Config<128, 128, 64, 64, 2, 8>>("128x128_w64x64_s2_g8"),
+    tiling<Config<128, 128, 64, 32, 3>>("128x128_w64x32_s3"),
+    tiling<Config<128, 128, 64, 32, 3, 1, 2>>("128x128_w64x32_s3_b2"),
+    tiling<Config<128, 128, 64, 32, 2, 1, 2>>("128x128_w64x32_s2_b2"),
+    tiling<Config<128, 256, 64, 64, 3>>("128x256_w64x64_s3"),
+    tiling<Config<128, 128, 64, 64, 2>>("128x128_w64x64_s2"),
+    tiling<Config<128, 128, 64, 64, 4>>("128x128_w64x64_s4"),
+};
+
+const Tiling& find(const std::string& config) {
+  for (const Tiling& t : kTilings) {
+    if (config == t.name) return t;
+  }
+  throw std::invalid_argument("unknown tiling '" + config + "'");
+}
+
+}  // namespace
+
+std::vector<std::string> mma_pipelined_configs() {
+  std::vector<std::string> names;
+  for (const Tiling& t : kTilings) names.emplace_back(t.name);
+  return names;
+}
+
+std::string mma_pipelined_unfit_reason(const std::string& config) {
+  const Tiling& t = find(config);
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int limit = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (t.shared_bytes <= limit) return "";
+  return "tiling " + config + " needs " + std::to_string(t.shared_bytes) +
+         " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
+}
+
+GlobalAccess mma_pipelined_path(MatrixBf16 a, MatrixBf16 b) {
+  return allows_16_bytes(a) && allows_16_bytes(b) ? GlobalAccess::vector : GlobalAccess::scalar;
+}
+
+GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                       Matrix c) {
+  const Tiling& t = find(config);
+  check_gemm_shapes(a, b, c);
+  require_bf16_tensor_cores();
+  const std::string unfit = mma_pipelined_unfit_reason(config);
+  if (!unfit.empty()) throw UsageError(unfit);
+  const GlobalAccess path = mma_pipelined_path(a, b);
+  t.launch(path == GlobalAccess::vector, a, b, c);
+  return path;
+}
+
+}  // namespace ladder

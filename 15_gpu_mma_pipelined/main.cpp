@@ -1,0 +1,66 @@
+// Stage 15: stage 14's mma.sync warp tiles fed by a cp.async ring of shared-memory stages,
+// timed against stage 14 and cuBLAS with BF16 operands in the same run. --config all runs
+// every tiling the stage is built with: the parameter search (scripts/search.py).
+//   cmake --preset native && cmake --build --preset native --target 15_gpu_mma_pipelined
+//   build-native/bin/15_gpu_mma_pipelined --help
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "14_gpu_mma_ldmatrix/kernel.hpp"
+#include "15_gpu_mma_pipelined/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("15_gpu_mma_pipelined",
+                  "mma.sync warp tiles fed by a cp.async ring of shared-memory stages");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::mma_pipelined_configs();
+  std::string config = configs.front();
+  std::vector<std::string> choices = configs;
+  choices.push_back("all");
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  cli.add_choice("--config", &config, choices,
+                 "the tiling: block MxN, warp MxN, stages in the ring; all runs every one");
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_bf16_tensor_cores();
+
+  ladder::Report report("15_gpu_mma_pipelined", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  bench.run(report, "14 mma.sync swizzled", ladder::Role::baseline,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_mma(a, b, c); });
+  const std::string path = ladder::path_name(ladder::mma_pipelined_path(bench.a(), bench.b()));
+  for (const std::string& name : configs) {
+    if (config != "all" && config != name) continue;
+    // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
+    if (config == "all") {
+      if (const std::string reason = ladder::mma_pipelined_unfit_reason(name); !reason.empty()) {
+        std::fprintf(stderr, "skipped: %s\n", reason.c_str());
+        continue;
+      }
+    }
+    bench.run(report, name + ", " + path, ladder::Role::stage,
+              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_mma_pipelined(name, a, b, c);
+              });
+  }
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("15_gpu_mma_pipelined", stage_main, argc, argv);
+}

@@ -1,0 +1,200 @@
+// Stages 13-15 on the GPU: BF16 operands, FP32 results, against a double-precision reference
+// computed from the rounded inputs (every product exact), within the tensor-core bound
+// tensor_gemm_gamma(K). Every variant and tiling on shapes around every tile edge in M, N and
+// K, with operands laid out four ways, and the path each launcher took checked against the
+// 16-byte alignment rule. Tagged [sm80]: the runner skips them on older GPUs (catch_main.cpp).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "13_gpu_wmma/kernel.hpp"
+#include "14_gpu_mma_ldmatrix/kernel.hpp"
+#include "15_gpu_mma_pipelined/kernel.hpp"
+#include "common/cuda_check.hpp"
+#include "common/device_matrix.hpp"
+#include "common/device_matrix_bf16.hpp"
+#include "common/harness/verify.hpp"
+#include "test_support.hpp"
+
+using namespace ladder;
+
+namespace {
+
+// Part 3's shapes, and shapes on both sides of every edge Part 4's tiles have: blocks of 128
+// and 256 in M and N, warp tiles of 32 and 64, K slices of 32 (stage 13) and 64 (14, 15), the
+// 16-deep mma step and the 8-element chunk (K = 15, 17, 31, 33, ...). 129x257x1000 refills
+// stage 15's ring many times. Under compute-sanitizer (LADDER_QUICK_SHAPES) a few that still
+// run interior and edge blocks, partial chunks, both paths and a ring refilled.
+std::vector<test::GemmCase> part4_cases() {
+  if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) {
+    return {{3, 5, 7}, {129, 260, 33}, {200, 130, 17}, {129, 70, 200}, {33, 66, 18}};
+  }
+  return {{1, 1, 1},       {1, 1, 7},       {7, 1, 1},       {1, 9, 1},       {3, 5, 7},
+          {17, 33, 9},     {64, 64, 1},     {63, 63, 63},    {64, 64, 64},    {65, 65, 65},
+          {127, 129, 17},  {128, 128, 16},  {129, 127, 33},  {255, 257, 31},  {256, 256, 24},
+          {1000, 3, 17},   {3, 1000, 17},   {17, 1000, 3},   {200, 300, 40},  {257, 129, 1025},
+          {1100, 200, 40}, {33, 66, 18},    {130, 258, 70},  {128, 128, 1},   {129, 127, 15},
+          {127, 129, 16},  {128, 256, 32},  {256, 128, 63},  {257, 255, 64},  {128, 128, 65},
+          {255, 129, 127}, {129, 255, 128}, {256, 256, 129}, {1, 300, 64},    {300, 1, 64},
+          {129, 257, 1000}};
+}
+
+// Where a BF16 operand or the float C lives inside a larger device buffer. A 16-byte row
+// start needs the element offset and the stride to be multiples of 8 (BF16) or 4 (float).
+struct Layout {
+  const char* name;
+  int row_offset;
+  int col_offset;
+  int (*stride)(int width);  // of the buffer, given the width it must hold
+};
+
+const Layout kLayouts[] = {
+    {"tight", 0, 0, [](int width) { return width; }},
+    // Whole 16-byte rows for both element sizes: the 16-byte path, partial chunks at the edge.
+    {"aligned padding", 0, 0, [](int width) { return (width + 7) / 8 * 8 + 8; }},
+    {"odd padding", 0, 0, [](int width) { return width + 3; }},
+    // One row and one column in, with a stride of whole 16-byte rows: the pointer is one
+    // element past a boundary, so a launcher that checked only the stride would fault.
+    {"shifted sub-view", 1, 1, [](int width) { return (width + 1 + 7) / 8 * 8; }},
+};
+
+bool allows_16_bytes_by_offsets(const Layout& layout, int width) {
+  const int stride = layout.stride(width + layout.col_offset);
+  const int offset = layout.row_offset * stride + layout.col_offset;
+  return offset % 8 == 0 && stride % 8 == 0;
+}
+
+struct Bf16Operand {
+  DeviceMatrixBf16 buffer;
+  MatrixBf16 view;
+  DeviceMatrix rounded;  // the same values in FP32, tight: what the reference multiplies
+  HostMatrix rounded_host;
+};
+
+// Rounds `host` to BF16 into a sub-view of a NaN-filled buffer laid out as `layout`.
+Bf16Operand place(Matrix host, const Layout& layout) {
+  const int stride = layout.stride(host.width + layout.col_offset);
+  DeviceMatrixBf16 buffer(host.height + layout.row_offset, host.width + layout.col_offset, stride);
+  const MatrixBf16 view =
+      buffer.view().sub(layout.row_offset, layout.col_offset, host.height, host.width);
+  DeviceMatrix source(host.height, host.width);
+  source.upload(host);
+  round_to_bf16(source.view(), view);
+  DeviceMatrix rounded(host.height, host.width);
+  widen_to_float(view, rounded.view());
+  HostMatrix rounded_host(host.height, host.width);
+  rounded.download(rounded_host.view());
+  return Bf16Operand{std::move(buffer), view, std::move(rounded), std::move(rounded_host)};
+}
+
+struct Variant {
+  std::string name;
+  std::function<GlobalAccess(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
+};
+
+// Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
+// bound of the reference, nothing outside the view may be written, and the launcher must have
+// taken the 16-byte path exactly when A and B allow it.
+void check_part4(const std::vector<Variant>& variants) {
+  REQUIRE_FALSE(variants.empty());
+  for (const auto& shape : part4_cases()) {
+    HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
+    HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
+    for (const Layout& layout : kLayouts) {
+      CAPTURE(test::describe(shape), layout.name);
+      Bf16Operand a_device = place(a.view(), layout);
+      Bf16Operand b_device = place(b.view(), layout);
+      const int c_stride = layout.stride(shape.n + layout.col_offset);
+      DeviceMatrix c_buffer(shape.m + layout.row_offset, shape.n + layout.col_offset, c_stride);
+      const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
+      const bool vector = allows_16_bytes_by_offsets(layout, shape.k) &&
+                          allows_16_bytes_by_offsets(layout, shape.n);
+      for (const Variant& variant : variants) {
+        CAPTURE(variant.name);
+        c_buffer.poison();
+        const GlobalAccess path = variant.launch(a_device.view, b_device.view, c);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+        const CheckResult check =
+            check_gemm_on_device(a_device.rounded.view(), b_device.rounded.view(), c,
+                                 a_device.rounded_host.view(), b_device.rounded_host.view(),
+                                 tensor_gemm_gamma(shape.k));
+        INFO(check.summary());
+        REQUIRE(check.ok);
+        REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
+        const Matrix buffer_view = c_buffer.view();
+        HostMatrix c_host(buffer_view.height, buffer_view.width, buffer_view.stride);
+        c_buffer.download(c_host.view());
+        REQUIRE(test::written_outside(c_host.view(), layout.row_offset, layout.col_offset,
+                                      shape.m, shape.n) == 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the Part 4 layouts give both 16-byte paths, and a stride of whole 16-byte rows "
+          "with a misaligned pointer",
+          "[stage13][stage14][stage15]") {
+  int aligned = 0;
+  int misaligned_pointer = 0;
+  for (const auto& shape : part4_cases()) {
+    for (const Layout& layout : kLayouts) {
+      aligned += allows_16_bytes_by_offsets(layout, shape.k) &&
+                 allows_16_bytes_by_offsets(layout, shape.n);
+      const int stride = layout.stride(shape.n + layout.col_offset);
+      misaligned_pointer += stride % 8 == 0 && !allows_16_bytes_by_offsets(layout, shape.n);
+    }
+  }
+  REQUIRE(aligned >= 10);
+  REQUIRE(misaligned_pointer >= 10);
+}
+
+TEST_CASE("13 wmma matches the reference on every shape and layout", "[gpu][sm80][stage13]") {
+  check_part4({{"wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                  return launch_gemm_wmma(a, b, c);
+                }}});
+}
+
+TEST_CASE("14 mma.sync, swizzled and not, matches the reference on every shape and layout",
+          "[gpu][sm80][stage14]") {
+  std::vector<Variant> variants;
+  for (const bool swizzle : {true, false}) {
+    variants.push_back({swizzle ? "swizzled" : "unswizzled",
+                        [swizzle](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_mma(a, b, c, swizzle);
+                        }});
+  }
+  check_part4(variants);
+}
+
+TEST_CASE("15 mma.sync pipelined: every tiling that fits this GPU matches the reference on "
+          "every shape and layout",
+          "[gpu][sm80][stage15]") {
+  std::vector<Variant> variants;
+  for (const std::string& name : mma_pipelined_configs()) {
+    if (!mma_pipelined_unfit_reason(name).empty()) continue;
+    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_mma_pipelined(name, a, b, c);
+                        }});
+  }
+  check_part4(variants);
+}
+
+TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13][stage14][stage15]") {
+  DeviceMatrixBf16 a(8, 16);
+  DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
+  DeviceMatrix c(8, 8);
+  REQUIRE_THROWS_AS(launch_gemm_wmma(a.view(), b.view(), c.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_mma(a.view(), b.view(), c.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a.view(),
+                                              b.view(), c.view()),
+                    std::invalid_argument);
+  DeviceMatrixBf16 fine(16, 8);
+  REQUIRE_THROWS_AS(launch_gemm_mma_pipelined("no-such-tiling", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
+}
