@@ -94,34 +94,59 @@ struct WarpTile {
     }
   }
 
-  // One 16-wide step of k: the warp's A fragments (16x16 each) and B fragments (16x8 each)
-  // through ldmatrix, then every A fragment times every B fragment.
-  __device__ void step(const bf16* a_slice, const bf16* b_slice, int s, Accumulators& acc) const {
+  // The operands of one 16-wide step of k: the warp's A fragments (16x16 each) and B
+  // fragments (16x8 each).
+  struct Fragments {
     std::uint32_t a[kTilesM][4];
     std::uint32_t b[kTilesN][2];
+  };
+
+  // Step s's fragments, through ldmatrix.
+  __device__ void load(const bf16* a_slice, const bf16* b_slice, int s, Fragments& f) const {
 #pragma unroll
     for (int i = 0; i < kTilesM; ++i) {
-      ldmatrix_x4(a[i], a_slice + a_row + i * 16 * kSliceK + a_chunk[s]);
+      ldmatrix_x4(f.a[i], a_slice + a_row + i * 16 * kSliceK + a_chunk[s]);
     }
 #pragma unroll
     for (int j = 0; j < kTilesN / 2; ++j) {
       std::uint32_t pair[4];
       ldmatrix_x4_trans(pair, b_slice + b_row + s * 16 * BlockN + b_chunk[j]);
-      b[2 * j][0] = pair[0];
-      b[2 * j][1] = pair[1];
-      b[2 * j + 1][0] = pair[2];
-      b[2 * j + 1][1] = pair[3];
-    }
-#pragma unroll
-    for (int i = 0; i < kTilesM; ++i) {
-#pragma unroll
-      for (int j = 0; j < kTilesN; ++j) mma_16816(acc[i][j], a[i], b[j][0], b[j][1]);
+      f.b[2 * j][0] = pair[0];
+      f.b[2 * j][1] = pair[1];
+      f.b[2 * j + 1][0] = pair[2];
+      f.b[2 * j + 1][1] = pair[3];
     }
   }
 
-  __device__ void multiply_slice(const bf16* a_slice, const bf16* b_slice, Accumulators& acc) const {
+  // Every A fragment times every B fragment.
+  __device__ static void multiply(const Fragments& f, Accumulators& acc) {
 #pragma unroll
-    for (int s = 0; s < kSteps; ++s) step(a_slice, b_slice, s, acc);
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+      for (int j = 0; j < kTilesN; ++j) mma_16816(acc[i][j], f.a[i], f.b[j][0], f.b[j][1]);
+    }
+  }
+
+  // The whole slice. DoubleBuffered: step s + 1's fragments are loaded before step s's
+  // products are issued, so the ldmatrix latency hides behind them (two sets of registers).
+  template <bool DoubleBuffered = false>
+  __device__ void multiply_slice(const bf16* a_slice, const bf16* b_slice, Accumulators& acc) const {
+    if constexpr (DoubleBuffered) {
+      Fragments f[2];
+      load(a_slice, b_slice, 0, f[0]);
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) {
+        if (s + 1 < kSteps) load(a_slice, b_slice, s + 1, f[(s + 1) % 2]);
+        multiply(f[s % 2], acc);
+      }
+    } else {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) {
+        Fragments f;
+        load(a_slice, b_slice, s, f);
+        multiply(f, acc);
+      }
+    }
   }
 };
 

@@ -43,8 +43,9 @@ struct CopyElements {
 // ---- The kernel -------------------------------------------------------------------------
 
 template <int BlockM, int BlockN, int WarpM, int WarpN, int Stages, int GroupM = 1,
-          int BlocksPerSM = 1>
+          int BlocksPerSM = 1, bool DoubleFragments = false>
 struct Config {
+  static constexpr bool kDoubleFragments = DoubleFragments;
   static constexpr int kBlocksPerSM = BlocksPerSM;  // asked of the compiler: caps registers
   static constexpr int kGroupM = GroupM;  // tile rows per rasterisation group (1: row order)
   using Tile = mma::WarpTile<BlockM, BlockN, WarpM, WarpN, true>;
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pip
     __syncthreads();  // ...and everyone's; and every warp is done with slice s - 1's stage
     load_slice(s + kStages - 1);  // into that stage, while the tensor cores work on slice s
     const bf16* stage = ring + s % kStages * kSlice;
-    tile.multiply_slice(stage, stage + kSliceA, acc);
+    tile.template multiply_slice<Cfg::kDoubleFragments>(stage, stage + kSliceA, acc);
   }
   // Store.
   mma::store_accumulators<typename Cfg::Tile>(c, block_row, block_col, warp, threadIdx.x % 32, acc);
@@ -123,14 +124,13 @@ Tiling tiling(const char* name) {
 }
 
 // block MxN, warp MxN, stages, rasterisation group (g8: 8 tile rows), blocks per SM asked of
-// the compiler (b2: at most 128 registers a thread). The first is the default.
+// the compiler (b2: at most 128 registers a thread), double-buffered fragments (df). The first
+// is the default.
 const Tiling kTilings[] = {
     tiling<Config<128, 128, 64, 64, 3>>("128x128_w64x64_s3"),
     tiling<Config<128, 128, 64, 64, 3, 8>>("128x128_w64x64_s3_g8"),
-    tiling<Config<128, 128, 64, 64, 2, 8>>("128x128_w64x64_s2_g8"),
-    tiling<Config<128, 128, 64, 32, 3>>("128x128_w64x32_s3"),
     tiling<Config<128, 128, 64, 32, 3, 1, 2>>("128x128_w64x32_s3_b2"),
-    tiling<Config<128, 128, 64, 32, 2, 1, 2>>("128x128_w64x32_s2_b2"),
+    tiling<Config<128, 128, 64, 64, 3, 1, 1, true>>("128x128_w64x64_s3_df"),
     tiling<Config<128, 256, 64, 64, 3>>("128x256_w64x64_s3"),
     tiling<Config<128, 128, 64, 64, 2>>("128x128_w64x64_s2"),
     tiling<Config<128, 128, 64, 64, 4>>("128x128_w64x64_s4"),
