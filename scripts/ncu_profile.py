@@ -18,6 +18,12 @@ kernel's time), the issue slots, the load/store (LSU) pipe, the L1/shared-memory
 warp-wide FFMA; and the three stall reasons that cost the most (warps stalled per issued
 instruction), e.g. mio_throttle (the shared-memory/L1 queue is full), short_scoreboard
 (waiting for a shared-memory result), long_scoreboard (waiting for global memory), barrier.
+
+A third table for the tensor-core stages (manifest part 4 and later), whose programs are
+profiled with more metrics: how busy the tensor (HMMA) pipe was and how many HMMA
+instructions it issued (% of peak), the issue slots, achieved occupancy, ldmatrix (LDSM)
+instructions, shared-memory load wavefronts and bank conflicts, and the three largest of all
+the stall reasons ncu names. A metric this ncu or GPU does not give prints n/a there.
 """
 import argparse
 import csv
@@ -53,11 +59,32 @@ STALLS = ["barrier", "long_scoreboard", "short_scoreboard", "mio_throttle", "lg_
           "math_pipe_throttle", "not_selected", "wait", "dispatch_stall", "no_instruction"]
 STALL_METRIC = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
 METRICS += [STALL_METRIC.format(stall) for stall in STALLS]
+# The tensor-core table (Part 4 on): every stall reason, and the HMMA pipe and ldmatrix counts;
+# time, issue slots, occupancy and the bank conflicts come from METRICS.
+TENSOR_PART = 4
+TENSOR_STALLS = ["barrier", "long_scoreboard", "short_scoreboard", "mio_throttle",
+                 "math_pipe_throttle", "wait", "not_selected", "dispatch_stall", "lg_throttle",
+                 "no_instruction", "branch_resolving", "membar", "drain", "sleeping",
+                 "tex_throttle", "imc_miss", "misc"]
+TENSOR_PIPE = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed"
+HMMA_ISSUED = "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_elapsed"
+TENSOR_METRICS = [
+    TENSOR_PIPE,
+    HMMA_ISSUED,
+    "smsp__inst_executed_op_ldsm.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+] + [STALL_METRIC.format(stall) for stall in TENSOR_STALLS if stall not in STALLS]
 # Smaller than the benchmarks' headline GEMM: ncu replays each kernel once per metric pass.
 PROBLEM = {
     "gemm": ["--m", "2048", "--n", "2048", "--k", "2048"],
     "transpose": ["--rows", "8192", "--cols", "8192"],
 }
+TENSOR_LEGEND = (
+    "Tensor cores: tensor pipe % = cycles the HMMA pipe was busy and HMMA issued % = HMMA "
+    "instructions, each against its peak over the kernel's time; issue slots % and occupancy % "
+    "as above; LDSM = ldmatrix instructions (per warp); smem ld wavefronts = shared-memory load "
+    "passes, of which the conflicts are the extra ones; stalls = warps stalled per issued "
+    "instruction, the three largest of all reasons; n/a = ncu gave no value.")
 # Kernels that belong to the harness, not to the lesson.
 HARNESS = ("check_gemm_kernel",)
 
@@ -73,6 +100,18 @@ def ratio(a, b):
     return f"{a / b:.2f}" if b and a == a and b == b else "-"
 
 
+def shown(value, spec):
+    """The value formatted, or n/a where ncu gave none (a metric missing or not a number)."""
+    return format(value, spec) if value == value else "n/a"
+
+
+def top_stalls(m, stalls):
+    """'reason value, ...' for the three largest stall ratios ncu gave, largest first."""
+    values = sorted(((m[STALL_METRIC.format(s)], s) for s in stalls
+                     if m[STALL_METRIC.format(s)] == m[STALL_METRIC.format(s)]), reverse=True)
+    return ", ".join(f"{name} {value:.2f}" for value, name in values[:3])
+
+
 def available(ncu, metrics):
     """The metrics this GPU and ncu know; the others are left out with a warning."""
     done = subprocess.run([ncu, "--query-metrics"], capture_output=True, text=True)
@@ -86,7 +125,12 @@ def available(ncu, metrics):
 
 
 class ProfileFailed(Exception):
-    """ncu did not give a table for a program; the message says why, in one line."""
+    """ncu did not give a table for a program; the message says why, in one line, and output
+    holds what ncu and the program printed."""
+
+    def __init__(self, message, output=""):
+        super().__init__(message)
+        self.output = output
 
 
 def profile(ncu, metrics, program_path, args):
@@ -97,7 +141,7 @@ def profile(ncu, metrics, program_path, args):
     if done.returncode != 0:
         sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
         raise ProfileFailed(f"ncu failed on {program_path} with exit code {done.returncode} "
-                            "(its output above)")
+                            "(its output above)", done.stdout + done.stderr)
     # ncu prints the program's own output first; the CSV starts at the header row.
     start = done.stdout.find('"ID"')
     if start < 0:
@@ -106,6 +150,25 @@ def profile(ncu, metrics, program_path, args):
                             "did the program launch a kernel?")
     rows = list(csv.DictReader(io.StringIO(done.stdout[start:])))
     return [r for r in rows[1:] if r.get("Kernel Name")]  # rows[0] holds the units
+
+
+def profile_without_refused(ncu, metrics, program_path, args, refused):
+    """profile(), but where ncu fails naming some of the metrics (--query-metrics may list one
+    this GPU still refuses), once more without them. refused, a set, keeps them for the next
+    programs; their columns show n/a."""
+    metrics = [m for m in metrics if m not in refused]
+    try:
+        return profile(ncu, metrics, program_path, args)
+    except ProfileFailed as error:
+        named = [m for m in metrics
+                 if re.search(r"\b" + re.escape(m.split(".")[0]) + r"\b", error.output)]
+        if not named or len(named) == len(metrics):
+            raise
+        for metric in named:
+            sys.stderr.write(f"ncu_profile.py: ncu refused {metric}; profiling again without "
+                             "it (n/a in its column)\n")
+        refused.update(named)
+        return profile(ncu, [m for m in metrics if m not in refused], program_path, args)
 
 
 def short_name(kernel):
@@ -142,25 +205,35 @@ def main():
         sys.stderr.write("ncu_profile.py: ncu (Nsight Compute) is not on the PATH; the table it "
                          "makes is committed as results/profile.md\n")
         return 2
-    programs = [(stage.name, stage.program, PROBLEM[stage.problem_kind] + args)
+    programs = [(stage.name, stage.program, PROBLEM[stage.problem_kind] + args,
+                 int(stage.part) >= TENSOR_PART)
                 for stage in manifest.load(options.build) if stage.gpu for args in stage.profile]
-    for _, path, _ in programs:
+    for _, path, _, _ in programs:
         if not os.path.exists(path):
             sys.stderr.write(f"ncu_profile.py: no program {path}: build first "
                              f"(cmake --build {options.build})\n")
             return 2
 
-    metrics = available(ncu, METRICS)
+    tensor_wanted = any(tensor for *_, tensor in programs)
+    known = set(available(ncu, METRICS + (TENSOR_METRICS if tensor_wanted else [])))
+    metrics = [m for m in METRICS if m in known]
+    tensor_metrics = metrics + [m for m in TENSOR_METRICS if m in known]
     header = ["stage", "kernel", "time us", "DRAM %", "ld sectors/req", "st sectors/req",
               "smem ld conflicts", "smem st conflicts", "occupancy %", "FFMA"]
     pipes_header = ["stage", "kernel", "FMA pipe %", "issue slots %", "LSU pipe %",
                     "L1/smem data path %", "L1 hit %", "smem wavefronts / warp FFMA",
                     "top stalls (warps per issue)"]
-    body, pipes = [], []
-    for program, path, args in programs:
+    tensor_header = ["stage", "kernel", "time us", "tensor pipe %", "HMMA issued %",
+                     "issue slots %", "occupancy %", "LDSM", "smem ld wavefronts",
+                     "smem ld conflicts", "smem st conflicts", "top stalls (warps per issue)"]
+    body, pipes, tensor = [], [], []
+    refused = set()
+    for program, path, args, tensor_stage in programs:
         sys.stderr.write(f"profiling {program} {' '.join(args)} ...\n")
         try:
-            rows = profile(ncu, metrics, path, ["--reps", "1", "--warmup", "0", *args])
+            rows = profile_without_refused(ncu, tensor_metrics if tensor_stage else metrics,
+                                           path, ["--reps", "1", "--warmup", "0", *args],
+                                           refused)
         except ProfileFailed as error:
             sys.stderr.write(f"ncu_profile.py: {error}\n")
             return 1
@@ -168,7 +241,7 @@ def main():
             kernel = short_name(row["Kernel Name"])
             if any(harness in kernel for harness in HARNESS):
                 continue
-            m = {metric: number(row.get(metric, "nan")) for metric in METRICS}
+            m = {metric: number(row.get(metric, "nan")) for metric in METRICS + TENSOR_METRICS}
             body.append([
                 program, kernel,
                 f"{m['gpu__time_duration.sum'] / 1e3:.1f}",
@@ -183,8 +256,6 @@ def main():
                 f"{m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum']:.3g}",
             ])
             warp_ffma = m["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] / 32
-            stalls = sorted(((m[STALL_METRIC.format(s)], s) for s in STALLS
-                             if m[STALL_METRIC.format(s)] == m[STALL_METRIC.format(s)]), reverse=True)
             pipes.append([
                 program, kernel,
                 f"{m['sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed']:.1f}",
@@ -193,9 +264,25 @@ def main():
                 f"{m['l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed']:.1f}",
                 f"{m['l1tex__t_sector_hit_rate.pct']:.1f}",
                 ratio(m["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"], warp_ffma),
-                ", ".join(f"{name} {value:.2f}" for value, name in stalls[:3]),
+                top_stalls(m, STALLS),
             ])
+            if tensor_stage:
+                tensor.append([
+                    program, kernel,
+                    shown(m["gpu__time_duration.sum"] / 1e3, ".1f"),
+                    shown(m[TENSOR_PIPE], ".1f"),
+                    shown(m[HMMA_ISSUED], ".1f"),
+                    shown(m["smsp__issue_active.avg.pct_of_peak_sustained_elapsed"], ".1f"),
+                    shown(m["sm__warps_active.avg.pct_of_peak_sustained_active"], ".1f"),
+                    shown(m["smsp__inst_executed_op_ldsm.sum"], ".3g"),
+                    shown(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], ".3g"),
+                    shown(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], ".0f"),
+                    shown(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], ".0f"),
+                    top_stalls(m, TENSOR_STALLS) or "n/a",
+                ])
     text = table(header, body) + "\n\n" + table(pipes_header, pipes)
+    if tensor:
+        text += "\n\n" + table(tensor_header, tensor) + "\n\n" + TENSOR_LEGEND
     print(text)
     if options.out:
         with open(options.out, "w") as out:

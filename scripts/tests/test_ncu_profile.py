@@ -1,6 +1,8 @@
 """scripts/ncu_profile.py: the table from a stand-in ncu, and what it says when ncu is
-absent, fails or prints no CSV, or a program is missing. Also: the name no longer shadows
-Python's own `profile` module."""
+absent, fails or prints no CSV, or a program is missing; the tensor-core table of Part 4's
+stages, with n/a where a metric is missing, and a metric ncu refuses profiled again without
+it. Also: the name no longer shadows Python's own `profile` module."""
+import ast
 import os
 import subprocess
 import sys
@@ -18,6 +20,48 @@ NCU_TABLE = '''Done: 1.0 GFLOP/s
 '''
 
 
+STALL = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
+# A tensor-core stage's kernel: its own metrics, most stall reasons (misc is missing and
+# imc_miss has no value, as a GPU or ncu without them would give), and the harness's kernel.
+TENSOR_VALUES = {
+    "gpu__time_duration.sum": "1,234,000",
+    "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed": "62.5",
+    "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_elapsed": "31.25",
+    "smsp__issue_active.avg.pct_of_peak_sustained_elapsed": "40.0",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "24.9",
+    "smsp__inst_executed_op_ldsm.sum": "4,194,304",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "16,777,216",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "12",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "0",
+    STALL.format("barrier"): "0.5",
+    STALL.format("long_scoreboard"): "0.2",
+    STALL.format("short_scoreboard"): "0.1",
+    STALL.format("mio_throttle"): "1.5",
+    STALL.format("math_pipe_throttle"): "0.9",
+    STALL.format("wait"): "0.3",
+    STALL.format("not_selected"): "0.05",
+    STALL.format("imc_miss"): "n/a",
+}
+
+
+def ncu_csv(kernels, values):
+    """ncu's CSV for these kernels, each with the same metric values."""
+    header = ["ID", "Process ID", "Kernel Name", *values]
+    units = ["", "", ""] + ["" for _ in values]
+    rows = [[str(i), "42", kernel, *values.values()] for i, kernel in enumerate(kernels)]
+    return "Done: 1.0 GFLOP/s\n" + "".join(
+        ",".join(f'"{cell}"' for cell in row) + "\n" for row in [header, units, *rows])
+
+
+TENSOR_TABLE = ncu_csv(
+    ["void ladder::(anonymous namespace)::gemm_mma<128, 128>(ladder::MatrixBf16)",
+     "void ladder::check_gemm_kernel(ladder::Matrix)"], TENSOR_VALUES)
+
+
+def cells(line):
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
 class NcuProfileTest(ScriptTest):
     def make_ncu(self, stdout, exit_code=0):
         """A stand-in ncu: knows no metric list (as an old ncu), profiles as told."""
@@ -28,13 +72,119 @@ class NcuProfileTest(ScriptTest):
                     f"sys.stdout.write({stdout!r})\nsys.exit({exit_code})\n")
         os.chmod(path, 0o755)
 
-    def profile(self, program=None):
+    def make_logging_ncu(self, stdout, known=None, refuses=None):
+        """A stand-in ncu that writes each call's arguments to a log, lists the base names in
+        known for --query-metrics (fails it when None), and fails as ncu does on an unknown
+        metric when its --metrics holds refuses."""
+        self.ncu_log = os.path.join(self.folder, "ncu_calls.txt")
+        path = os.path.join(self.tools, "ncu")
+        refused_base = (refuses or "").split(".")[0]
+        with open(path, "w") as f:
+            f.write(f"#!{sys.executable}\nimport sys\n"
+                    f"open({self.ncu_log!r}, 'a').write(repr(sys.argv[1:]) + '\\n')\n"
+                    "if '--query-metrics' in sys.argv:\n"
+                    f"    known = {known!r}\n"
+                    "    if known is None:\n        sys.exit(1)\n"
+                    "    print('Device NVIDIA H100\\nMetric Name  Metric Description')\n"
+                    "    print('\\n'.join(name + '  a metric' for name in known))\n"
+                    "    sys.exit(0)\n"
+                    "metrics = sys.argv[sys.argv.index('--metrics') + 1].split(',')\n"
+                    f"if {refuses!r} in metrics:\n"
+                    f"    print('==ERROR== Failed to find metric regex:^{refused_base}$')\n"
+                    "    sys.exit(1)\n"
+                    f"sys.stdout.write({stdout!r})\n")
+        os.chmod(path, 0o755)
+
+    def ncu_calls(self):
+        with open(self.ncu_log) as f:
+            return [ast.literal_eval(line) for line in f]
+
+    def metrics_asked(self):
+        """The --metrics list of the last ncu call."""
+        call = self.ncu_calls()[-1]
+        return call[call.index("--metrics") + 1].split(",")
+
+    def profile(self, program=None, part=1):
         program = program or self.make_program("03_gpu")
         build = self.make_manifest([
             {"name": "01_cpu", "gpu": False, "kind": "cpu", "program": "/none"},
-            {"name": "03_gpu", "program": program, "profile": ["--block 16"]},
+            {"name": "03_gpu", "program": program, "profile": ["--block 16"], "part": part},
         ])
         return self.run_script("scripts/ncu_profile.py", "--build", build)
+
+    def tensor_row(self, done):
+        lines = done.stdout.splitlines()
+        header = next(i for i, line in enumerate(lines) if "tensor pipe %" in line)
+        self.assertEqual(cells(lines[header]), [
+            "stage", "kernel", "time us", "tensor pipe %", "HMMA issued %", "issue slots %",
+            "occupancy %", "LDSM", "smem ld wavefronts", "smem ld conflicts",
+            "smem st conflicts", "top stalls (warps per issue)"])
+        rows = [line for line in lines[header:] if line.startswith("| 03_gpu")]
+        self.assertEqual(len(rows), 1)  # the harness's kernel is left out here too
+        self.assertTrue(lines[-1].startswith("Tensor cores: "), lines[-1])  # the legend
+        return cells(rows[0])
+
+    def test_tensor_core_table_for_part_4(self):
+        self.make_logging_ncu(TENSOR_TABLE)
+        done = self.profile(part=4)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        # Stall reasons ncu gave no value for (misc absent, imc_miss n/a) are passed over.
+        self.assertEqual(self.tensor_row(done), [
+            "03_gpu", "gemm_mma<128, 128>", "1234.0", "62.5", "31.2", "40.0", "24.9",
+            "4.19e+06", "1.68e+07", "12", "0",
+            "mio_throttle 1.50, math_pipe_throttle 0.90, barrier 0.50"])
+        # The FP32 tables are still there, with the kernel in each.
+        self.assertEqual(len([l for l in done.stdout.splitlines() if "gemm_mma<128, 128>" in l]), 3)
+        # Every stall reason was asked for by name, and the tensor metrics with them.
+        metrics = self.metrics_asked()
+        for reason in ["misc", "imc_miss", "tex_throttle", "branch_resolving", "barrier"]:
+            self.assertIn(STALL.format(reason), metrics)
+        self.assertIn("smsp__inst_executed_op_ldsm.sum", metrics)
+
+    def test_missing_tensor_metrics_print_na(self):
+        values = {k: v for k, v in TENSOR_VALUES.items()
+                  if "ldsm" not in k and "hmma" not in k and "stalled" not in k}
+        self.make_logging_ncu(ncu_csv(["void gemm_wmma(ladder::MatrixBf16)"], values))
+        done = self.profile(part=4)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        row = self.tensor_row(done)
+        self.assertEqual(row[3:5], ["n/a", "n/a"])  # tensor pipe, HMMA issued
+        self.assertEqual(row[7], "n/a")  # LDSM
+        self.assertEqual(row[-1], "n/a")  # no stall reason at all
+
+    def test_parts_1_to_3_keep_their_two_tables_and_metrics(self):
+        self.make_logging_ncu(NCU_TABLE)
+        done = self.profile(part=3)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("tensor pipe", done.stdout)
+        self.assertNotIn("Tensor cores", done.stdout)
+        metrics = self.metrics_asked()
+        self.assertNotIn("smsp__inst_executed_op_ldsm.sum", metrics)
+        self.assertNotIn(STALL.format("misc"), metrics)
+        self.assertIn(STALL.format("mio_throttle"), metrics)
+
+    def test_metric_unknown_to_query_metrics_is_not_asked_for(self):
+        import ncu_profile
+        known = [m.split(".")[0] for m in ncu_profile.METRICS + ncu_profile.TENSOR_METRICS
+                 if "_misc_" not in m]
+        self.make_logging_ncu(TENSOR_TABLE, known=known)
+        done = self.profile(part=4)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("does not know " + STALL.format("misc"), done.stderr)
+        metrics = self.metrics_asked()
+        self.assertNotIn(STALL.format("misc"), metrics)
+        self.assertEqual(self.tensor_row(done)[-1],
+                         "mio_throttle 1.50, math_pipe_throttle 0.90, barrier 0.50")
+
+    def test_metric_ncu_refuses_is_dropped_and_profiled_again(self):
+        self.make_logging_ncu(TENSOR_TABLE, refuses=STALL.format("sleeping"))
+        done = self.profile(part=4)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("ncu refused " + STALL.format("sleeping"), done.stderr)
+        calls = self.ncu_calls()
+        self.assertEqual(len(calls), 3)  # --query-metrics, the refused run, the run without it
+        self.assertNotIn(STALL.format("sleeping"), calls[-1][calls[-1].index("--metrics") + 1])
+        self.assertEqual(self.tensor_row(done)[2], "1234.0")
 
     def test_one_row_per_lesson_kernel(self):
         self.make_ncu(NCU_TABLE)
