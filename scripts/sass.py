@@ -41,6 +41,8 @@ def mnemonic(instruction):
 
 def opcode(instruction):
     """The mnemonic, with .128 kept where the access is 128 bits wide: 'LDS.U.128 ...' ->
-    'LDS.128', since one 128-bit load does the work of four 32-bit ones."""
+    'LDS.128', since one 128-bit load does the work of four 32-bit ones. The other suffixes go:
+    'HMMA.16816.F32.BF16 ...' -> 'HMMA', 'LDSM.16.MT88.4 ...' -> 'LDSM',
+    'HGMMA.64x128x16.F32.BF16 ...' -> 'HGMMA', 'LDGSTS.E.BYPASS.LTC128B.128 ...' -> 'LDGSTS.128'."""
     parts = PREDICATE.sub("", instruction).split()[0].split(".")
     return parts[0] + (".128" if "128" in parts[1:] else "")

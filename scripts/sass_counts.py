@@ -7,6 +7,11 @@
 Counts are of the code (each instruction once, loops not multiplied out): FFMA against the
 loads that feed it (LDS and its 128-bit form LDS.128, LDG, LDGSTS: cp.async), stores and
 barriers. With the K loop fully unrolled, FFMA / LDS.128 is the inner loop's ratio.
+
+The tensor-core kernels (those with any HMMA or HGMMA) get a table of their own, whose columns
+are theirs: HMMA (mma.sync and WMMA, e.g. HMMA.16816.F32.BF16), HGMMA (Hopper's warpgroup
+wgmma), LDSM (ldmatrix, e.g. LDSM.16.M88.4 and its transposing LDSM.16.MT88.4) beside the
+loads, cp.async copies, stores and barriers; HMMA per LDSM is the inner loop's ratio there.
 """
 import argparse
 import collections
@@ -18,8 +23,14 @@ import sass
 from ladder import table
 from ncu_profile import short_name
 
-COLUMNS = ["FFMA", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS", "STS", "STG", "STG.128",
-           "BAR", "all"]
+COLUMNS = ["FFMA", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS", "LDGSTS.128", "STS", "STG",
+           "STG.128", "BAR", "all"]
+TENSOR = ("HMMA", "HGMMA")  # a kernel with either goes in the tensor-core table
+TENSOR_COLUMNS = ["HMMA", "HGMMA", "LDSM", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS",
+                  "LDGSTS.128", "STS", "STS.128", "STG", "STG.128", "BAR", "all"]
+TENSOR_LEGEND = ("Tensor-core kernels (any HMMA or HGMMA): HMMA = mma.sync/WMMA instructions, "
+                 "HGMMA = wgmma, LDSM = ldmatrix, LDGSTS = cp.async; HMMA per LDSM is the "
+                 "inner loop's ratio of tensor-core instructions to shared-memory fragment loads.")
 
 
 def count(dumps):
@@ -67,12 +78,22 @@ def main():
         sys.stderr.write("sass_counts.py: no kernel in " + ", ".join(options.dumps)
                          + ": is this the output of `cuobjdump -sass`?\n")
         return 1
-    rows = []
+    rows, tensor_rows = [], []
     for name, counts in zip(demangle(list(kernels)), kernels.values()):
+        if any(counts[c] for c in TENSOR):
+            ratio = f"{counts['HMMA'] / counts['LDSM']:.1f}" if counts["LDSM"] else "-"
+            tensor_rows.append([name] + [str(counts[c]) for c in TENSOR_COLUMNS] + [ratio])
+            continue
         lds = counts["LDS"] + counts["LDS.128"]
         ratio = f"{counts['FFMA'] / lds:.1f}" if lds else "-"
         rows.append([name] + [str(counts[c]) for c in COLUMNS] + [ratio])
-    print(table(["kernel"] + COLUMNS + ["FFMA per shared load"], rows))
+    tables = []
+    if rows:
+        tables.append(table(["kernel"] + COLUMNS + ["FFMA per shared load"], rows))
+    if tensor_rows:
+        tables.append(table(["kernel"] + TENSOR_COLUMNS + ["HMMA per LDSM"], tensor_rows)
+                      + "\n\n" + TENSOR_LEGEND)
+    print("\n\n".join(tables))
     return 0
 
 
