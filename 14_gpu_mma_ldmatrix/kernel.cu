@@ -33,19 +33,11 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16
   typename WarpTile::Accumulators acc = {};
 
   for (int k0 = 0; k0 < a.width; k0 += mma::kSliceK) {
-    // Load: every chunk this thread copies into registers first, all loads in flight at
-    // once, then into shared memory; then wait for every warp's copies.
-    const MatrixBf16 a_part = a.sub(block_row, k0, a.height - block_row, a.width - k0);
-    const MatrixBf16 b_part = b.sub(k0, block_col, b.height - k0, b.width - block_col);
-    uint4 staged[mma::kChunksPerThread<kBlockM, kBlockN, kThreads>];
-    mma::copy_slice<kBlockM, kBlockN, kThreads, kSwizzle>(
-        a_slice, b_slice, a_part, b_part, [&](int i, bf16*, const bf16* from, int valid) {
-          staged[i] = mma::load_chunk<Vector>(from, valid);
-        });
-    mma::copy_slice<kBlockM, kBlockN, kThreads, kSwizzle>(
-        a_slice, b_slice, a_part, b_part, [&](int i, bf16* to, const bf16*, int) {
-          *reinterpret_cast<uint4*>(to) = staged[i];
-        });
+    // Load: both slices through registers (all loads in flight at once), then wait for
+    // every warp's copies.
+    mma::copy_slice_through_registers<kBlockM, kBlockN, kThreads, kSwizzle, Vector>(
+        a_slice, b_slice, a.sub(block_row, k0, a.height - block_row, a.width - k0),
+        b.sub(k0, block_col, b.height - k0, b.width - block_col));
     __syncthreads();
     // Compute: four 16-wide steps of k, 4x4 mma.sync per warp each.
     tile.multiply_slice(a_slice, b_slice, acc);

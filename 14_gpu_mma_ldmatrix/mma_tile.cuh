@@ -244,4 +244,31 @@ __device__ inline uint4 load_chunk(const bf16* from, int valid) {
   return *reinterpret_cast<const uint4*>(values);
 }
 
+// Through registers: every chunk this thread copies is loaded first, all loads in flight at
+// once, then stored to shared memory. (One chunk at a time, each load's latency would be paid
+// in turn: stage 14 measured half the rate that way.)
+template <int BlockM, int BlockN, int Threads, bool Swizzle, bool Vector>
+__device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const MatrixBf16& a,
+                                             const MatrixBf16& b) {
+  uint4 staged[kChunksPerThread<BlockM, BlockN, Threads>];
+  copy_slice<BlockM, BlockN, Threads, Swizzle>(
+      a_slice, b_slice, a, b,
+      [&](int i, bf16*, const bf16* from, int valid) { staged[i] = load_chunk<Vector>(from, valid); });
+  copy_slice<BlockM, BlockN, Threads, Swizzle>(
+      a_slice, b_slice, a, b,
+      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
+}
+
+// The same for one operand's slice alone: half the registers, for kernels that have no more.
+template <int Width, int Rows, int Threads, bool Swizzle, bool Vector>
+__device__ void copy_operand_through_registers(bf16* slice, const MatrixBf16& from) {
+  uint4 staged[Rows * Width / kChunk / Threads];
+  copy_operand_slice<Width, Swizzle, Threads, 0>(
+      slice, Rows, from,
+      [&](int i, bf16*, const bf16* source, int valid) { staged[i] = load_chunk<Vector>(source, valid); });
+  copy_operand_slice<Width, Swizzle, Threads, 0>(
+      slice, Rows, from,
+      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
+}
+
 }  // namespace ladder::mma

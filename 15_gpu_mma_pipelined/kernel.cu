@@ -33,13 +33,6 @@ struct CopyAsync {
   }
 };
 
-// The fallback: synchronous copies into the same ring (the cp.async groups are then empty).
-struct CopyElements {
-  __device__ void operator()(int, bf16* to, const bf16* from, int valid) const {
-    *reinterpret_cast<uint4*>(to) = mma::load_chunk<false>(from, valid);
-  }
-};
-
 // ---- The kernel -------------------------------------------------------------------------
 
 template <int BlockM, int BlockN, int WarpM, int WarpN, int Stages, int GroupM = 1,
@@ -56,7 +49,10 @@ struct Config {
   static constexpr int kSharedBytes = Stages * Tile::kSliceElements * sizeof(bf16);
 };
 
-template <class Cfg, class Copy>
+// Async: the 16-byte cp.async path. Otherwise the fallback for rows that are not 16-byte
+// aligned: element-by-element copies through registers, as stage 14's, into the same ring (the
+// cp.async groups are then empty, and the copy is not overlapped).
+template <class Cfg, bool Async>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pipelined(MatrixBf16 a, MatrixBf16 b,
                                                                     Matrix c) {
   extern __shared__ __align__(128) bf16 ring[];  // Stages x (A slice, B slice)
@@ -82,9 +78,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pip
     if (s < slices) {
       const int k0 = s * mma::kSliceK;
       bf16* stage = ring + s % kStages * kSlice;
-      mma::copy_slice<Cfg::kBlockM, Cfg::kBlockN, Cfg::kThreads, true>(
-          stage, stage + kSliceA, a.sub(block_row, k0, a.height - block_row, a.width - k0),
-          b.sub(k0, block_col, b.height - k0, b.width - block_col), Copy{});
+      const MatrixBf16 a_part = a.sub(block_row, k0, a.height - block_row, a.width - k0);
+      const MatrixBf16 b_part = b.sub(k0, block_col, b.height - k0, b.width - block_col);
+      if constexpr (Async) {
+        mma::copy_slice<Cfg::kBlockM, Cfg::kBlockN, Cfg::kThreads, true>(
+            stage, stage + kSliceA, a_part, b_part, CopyAsync{});
+      } else {
+        // One operand at a time: the 64x64 warp tiles leave no registers for both.
+        mma::copy_operand_through_registers<mma::kSliceK, Cfg::kBlockM, Cfg::kThreads, true, false>(
+            stage, a_part);
+        mma::copy_operand_through_registers<Cfg::kBlockN, mma::kSliceK, Cfg::kThreads, true, false>(
+            stage + kSliceA, b_part);
+      }
     }
     cp_async_commit();  // an empty group past the last slice keeps the count of groups simple
   };
@@ -109,7 +114,7 @@ struct Tiling {
 
 template <class Cfg>
 void launch(bool vector, MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  auto kernel = vector ? gemm_mma_pipelined<Cfg, CopyAsync> : gemm_mma_pipelined<Cfg, CopyElements>;
+  auto kernel = vector ? gemm_mma_pipelined<Cfg, true> : gemm_mma_pipelined<Cfg, false>;
   // More than 48 KB of dynamic shared memory must be asked for, per kernel and per device.
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   Cfg::kSharedBytes));

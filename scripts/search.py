@@ -6,7 +6,8 @@ runs the program with them at each size (every candidate is checked against the 
 double-precision reference, like any row) and writes, sorted by the rate at 4096^3:
 
   python3 scripts/search.py [--build build-native] [--out results]
-      -> OUT/search_<stage>.md (GFLOP/s and % of cuBLAS FP32 of every candidate at every size)
+      -> OUT/search_<stage>.md (GFLOP/s and % of the program's ceiling, cuBLAS FP32 or BF16,
+         of every candidate at every size)
          OUT/search_<stage>.csv (every row the programs printed)
 
 The first candidate a program lists is its default; the table marks it.
@@ -62,7 +63,7 @@ def last_line(text):
 
 
 def search(stage, args, out_dir):
-    rates = {}      # candidate -> size label -> (GFLOP/s, % of cuBLAS)
+    rates = {}      # candidate -> size label -> (GFLOP/s, % of the ceiling)
     order = []      # candidates in the program's order: the first is the default
     every_row = []
     for size in SIZES:
@@ -87,8 +88,10 @@ def search(stage, args, out_dir):
             cells.append("" if rate is None else f"{rate:.0f} ({pct:.1f}%)" if pct else f"{rate:.0f}")
         body.append([name + (" (default)" if name == order[0] else "")] + cells)
     device = every_row[0]["device"] if every_row else ""
+    ceilings = [row["variant"] for row in every_row if row["role"] == "ceiling"]
+    ceiling = ceilings[0] if ceilings else "the ceiling"
     text = (f"# Parameter search: {stage.name}\n\n{device}\n\n"
-            f"GFLOP/s (% of cuBLAS FP32 in the same run), median of the program's timed runs, every "
+            f"GFLOP/s (% of {ceiling} in the same run), median of the program's timed runs, every "
             f"candidate verified; sorted by {SORT_BY}. Made by `python3 scripts/search.py`.\n\n"
             + table(header, body) + "\n")
     os.makedirs(out_dir, exist_ok=True)

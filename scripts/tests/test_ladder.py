@@ -98,12 +98,15 @@ class LadderTest(ScriptTest):
         # The command the README and the skip line give a reader without a GPU.
         done = self.ladder("--from-csv", os.path.join(REPO, "results", "ladder_4096.csv"))
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("Matrix product, C = A * B (FP32)", done.stdout)
+        self.assertIn("Matrix product, C = A * B (FP32; the rows against cuBLAS BF16", done.stdout)
         self.assertIn("Transpose, out = in^T (FP32)", done.stdout)
         self.assertIn("12_gpu_pipelined", done.stdout)
-        # Parts 1-3 only: every GPU row against cuBLAS FP32, the CPU rows against nothing.
+        self.assertIn("15_gpu_mma_pipelined", done.stdout)
+        # Parts 1-3 against cuBLAS FP32, Part 4 against cuBLAS BF16, the CPU rows against nothing.
         for row in gemm_rows(done.stdout):
-            self.assertEqual(row[6], "" if "cpu" in row[0] else CUBLAS_FP32, row)
+            part4 = row[0][:3] in ("13_", "14_", "15_")
+            want = "" if "cpu" in row[0] else CUBLAS_BF16 if part4 else CUBLAS_FP32
+            self.assertEqual(row[6], want, row)
 
     def test_missing_csv(self):
         done = self.ladder("--from-csv", os.path.join(self.folder, "none.csv"))
