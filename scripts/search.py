@@ -5,7 +5,7 @@ For each stage whose declaration has SEARCH arguments (CMakeLists.txt, e.g. `--c
 runs the program with them at each size (every candidate is checked against the GPU's
 double-precision reference, like any row) and writes, sorted by the rate at 4096^3:
 
-  python3 scripts/search.py [--build build-native] [--out results]
+  python3 scripts/search.py [--build build-native] [--out results] [--stage NAME ...]
       -> OUT/search_<stage>.md (GFLOP/s and % of the program's ceiling, cuBLAS FP32 or BF16,
          of every candidate at every size)
          OUT/search_<stage>.csv (every row the programs printed)
@@ -106,10 +106,14 @@ def main():
     parser.add_argument("--build", default="build-native",
                         help="build folder of a preset (default build-native, for this GPU)")
     parser.add_argument("--out", default="results", help="folder for the tables (default results)")
+    parser.add_argument("--stage", action="append", default=[],
+                        help="search only this stage (e.g. 15_gpu_mma_pipelined); repeatable")
     options = parser.parse_args()
-    searched = [stage for stage in manifest.load(options.build) if stage.search]
+    searched = [stage for stage in manifest.load(options.build)
+                if stage.search and (not options.stage or stage.name in options.stage)]
     if not searched:
-        sys.stderr.write("search.py: no stage declares SEARCH arguments\n")
+        sys.stderr.write("search.py: no stage declares SEARCH arguments"
+                         + (f" among {', '.join(options.stage)}" if options.stage else "") + "\n")
         return 2
     for stage in searched:
         if not os.path.exists(stage.program):

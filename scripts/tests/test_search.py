@@ -8,13 +8,15 @@ from search import SIZES  # noqa: E402
 
 
 class SearchTest(ScriptTest):
-    def search(self, program):
+    def search(self, program, *options):
         build = self.make_manifest([
             {"name": "01_cpu", "gpu": False, "kind": "cpu", "program": "/none"},
             {"name": "11_gpu", "program": program, "search": ["--config all"]},
+            {"name": "15_gpu", "program": "/not-built", "search": ["--config all"]},
         ])
         self.out = os.path.join(self.folder, "out")
-        return self.run_script("scripts/search.py", "--build", build, "--out", self.out)
+        return self.run_script("scripts/search.py", "--build", build, "--out", self.out,
+                               "--stage", "11_gpu", *options)
 
     def test_candidates_ranked_with_the_default_marked(self):
         rows = [("64x64,slow", "stage", "100"), ("128x64,fast", "stage", "300"),
@@ -26,6 +28,18 @@ class SearchTest(ScriptTest):
         self.assertLess(table.index("128x64 "), table.index("64x64 (default)"))
         with open(os.path.join(self.out, "search_11_gpu.csv")) as f:
             self.assertEqual(len(f.read().splitlines()), 1 + len(SIZES) * len(rows))
+
+    def test_the_table_names_the_stages_own_ceiling(self):
+        rows = [("64x64", "stage", "100"), ("cuBLAS BF16 (FP32 accumulate)", "ceiling", "400")]
+        done = self.search(self.make_program("11_gpu", csv_rows("11_gpu", rows)))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.out, "search_11_gpu.md")) as f:
+            self.assertIn("% of cuBLAS BF16 (FP32 accumulate) in the same run", f.read())
+
+    def test_a_stage_that_searches_nothing(self):
+        build = self.make_manifest([{"name": "11_gpu", "program": "/none", "search": ["x"]}])
+        done = self.run_script("scripts/search.py", "--build", build, "--stage", "01_cpu")
+        self.assert_clear_failure(done, 2, "no stage declares SEARCH arguments among 01_cpu")
 
     def test_missing_program(self):
         done = self.search(os.path.join(self.folder, "not_built"))
