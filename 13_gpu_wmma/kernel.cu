@@ -41,8 +41,10 @@ __device__ void copy_8(bf16* to, const MatrixBf16& from, int row, int col) {
 
 template <bool Vector>
 __global__ void __launch_bounds__(kThreads) gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  __shared__ __align__(16) bf16 a_tile[kBlockM][kSliceK + kPad];
-  __shared__ __align__(16) bf16 b_tile[kSliceK][kBlockN + kPad];
+  // WMMA loads and stores want 32-byte-aligned pointers: the bases here, and every fragment's
+  // offset (16 rows of 80 or 272 bytes, 16 columns of 2 bytes) is a multiple of 32 bytes.
+  __shared__ __align__(32) bf16 a_tile[kBlockM][kSliceK + kPad];
+  __shared__ __align__(32) bf16 b_tile[kSliceK][kBlockN + kPad];
   __shared__ __align__(32) float c_staging[kThreads / 32][kFragments * kFragments];
 
   const int block_row = blockIdx.y * kBlockM;
