@@ -195,28 +195,41 @@ namespace ladder::mma {
 // where none does `from` is the operand's first element, a readable address. i is a
 // compile-time index once unrolled (A's chunks first, then B's): stage 14 keeps its chunks in
 // a register array between two passes.
-template <int Width, bool Swizzle, int Threads, int FirstIndex, class Copy>
-__device__ void copy_operand_slice(bf16* slice, int rows, const MatrixBf16& from, const Copy& copy) {
+//
+// Most slices lie wholly inside both operands. For them the copies are straight-line code with
+// no bounds arithmetic: one uniform branch per operand and slice picks that version. (With the
+// checks merely skipped by a branch per chunk, the compiler predicated both versions into one
+// and issued the bounds arithmetic anyway: 638 instructions per warp and slice in stage 15 at
+// 4096^3, 128 of them HMMA; results/notes/15_gpu_mma_pipelined.md.)
+template <int Width, int Rows, bool Swizzle, int Threads, int FirstIndex, bool Inside, class Copy>
+__device__ void copy_operand_chunks(bf16* slice, const MatrixBf16& from, const Copy& copy) {
   constexpr int kChunks = Width / kChunk;
-  static_assert(Threads % kChunks == 0, "every thread copies one column of chunks");
   constexpr int kStep = Threads / kChunks;  // rows between one thread's chunks
+  static_assert(Threads % kChunks == 0 && Rows % kStep == 0,
+                "every thread copies whole columns of chunks, the same number each");
   const int chunk = threadIdx.x % kChunks;
   const int first_row = threadIdx.x / kChunks;
-  // Computed once, not per chunk: what is left of the row past this chunk's first element,
-  // and this thread's first chunk in global memory.
-  const int left_in_row = from.width - chunk * kChunk;
-  const bool all_inside = from.height >= rows && left_in_row >= Width - chunk * kChunk;
   const bf16* source = from.data + first_row * from.stride + chunk * kChunk;
+  const int left_in_row = from.width - chunk * kChunk;  // elements of the row from this chunk on
 #pragma unroll
-  for (int q = 0; q < rows / kStep; ++q) {
+  for (int q = 0; q < Rows / kStep; ++q) {
     const int row = first_row + q * kStep;
     bf16* to = slice + row * Width + chunk_at<Swizzle>(row, chunk) * kChunk;
-    if (all_inside) {
+    if constexpr (Inside) {
       copy(FirstIndex + q, to, source + q * kStep * from.stride, kChunk);
     } else {
       const int valid = row < from.height ? max(0, min(kChunk, left_in_row)) : 0;
       copy(FirstIndex + q, to, valid > 0 ? source + q * kStep * from.stride : from.data, valid);
     }
+  }
+}
+
+template <int Width, int Rows, bool Swizzle, int Threads, int FirstIndex, class Copy>
+__device__ void copy_operand_slice(bf16* slice, const MatrixBf16& from, const Copy& copy) {
+  if (from.height >= Rows && from.width >= Width) {
+    copy_operand_chunks<Width, Rows, Swizzle, Threads, FirstIndex, true>(slice, from, copy);
+  } else {
+    copy_operand_chunks<Width, Rows, Swizzle, Threads, FirstIndex, false>(slice, from, copy);
   }
 }
 
@@ -227,9 +240,9 @@ inline constexpr int kChunksPerThread = (BlockM + BlockN) * kSliceK / kChunk / T
 template <int BlockM, int BlockN, int Threads, bool Swizzle, class Copy>
 __device__ void copy_slice(bf16* a_slice, bf16* b_slice, const MatrixBf16& a, const MatrixBf16& b,
                            const Copy& copy) {
-  copy_operand_slice<kSliceK, Swizzle, Threads, 0>(a_slice, BlockM, a, copy);
-  copy_operand_slice<BlockN, Swizzle, Threads, BlockM * kSliceK / kChunk / Threads>(
-      b_slice, kSliceK, b, copy);
+  copy_operand_slice<kSliceK, BlockM, Swizzle, Threads, 0>(a_slice, a, copy);
+  copy_operand_slice<BlockN, kSliceK, Swizzle, Threads, BlockM * kSliceK / kChunk / Threads>(
+      b_slice, b, copy);
 }
 
 // A chunk into registers: one 16-byte load when Vector and all 8 elements are inside, else the
@@ -263,11 +276,11 @@ __device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const
 template <int Width, int Rows, int Threads, bool Swizzle, bool Vector>
 __device__ void copy_operand_through_registers(bf16* slice, const MatrixBf16& from) {
   uint4 staged[Rows * Width / kChunk / Threads];
-  copy_operand_slice<Width, Swizzle, Threads, 0>(
-      slice, Rows, from,
+  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
+      slice, from,
       [&](int i, bf16*, const bf16* source, int valid) { staged[i] = load_chunk<Vector>(source, valid); });
-  copy_operand_slice<Width, Swizzle, Threads, 0>(
-      slice, Rows, from,
+  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
+      slice, from,
       [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
 }
 
