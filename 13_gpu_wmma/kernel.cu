@@ -21,7 +21,9 @@ constexpr int kWarpN = 32;
 constexpr int kFragments = 16;  // the WMMA tile: 16x16x16
 constexpr int kThreads = (kBlockM / kWarpM) * (kBlockN / kWarpN) * 32;
 // 8 BF16 (16 bytes) of padding per shared row, as stage 08 pads its tile: rows of 80 and
-// 272 bytes, so the 16 rows a fragment load reads start in different banks.
+// 272 bytes (20 and 68 words), so 8 consecutive rows start in 8 different groups of 4 banks
+// and cover all 32 once; unpadded, B's 256-byte rows would all start in bank 0 and A's
+// 64-byte rows in banks 0 and 16 by turns.
 constexpr int kPad = 8;
 
 // Elements (row, col..col+7) of an operand, already shifted to the tile, into shared memory:

@@ -76,7 +76,8 @@ struct WarpTile {
 
   // Where this lane's ldmatrix rows are, computed once: the swizzle depends on the row only
   // through row % 8, which for every fragment this lane reads is lane % 8. Recomputing the
-  // addresses in the loop cost a fifth of the speed (results/notes/15_gpu_mma_pipelined.md).
+  // addresses in the loop ran a fifth slower in a development run
+  // (results/part4_development/dev_standalone_precomputed_addresses.txt).
   int a_row;                 // element offset of this lane's row in the A slice
   int b_row;                 // and in the B slice
   int a_chunk[kSteps];       // swizzled column (elements) of A per 16-wide step of k
@@ -197,10 +198,9 @@ namespace ladder::mma {
 // a register array between two passes.
 //
 // Most slices lie wholly inside both operands. For them the copies are straight-line code with
-// no bounds arithmetic: one uniform branch per operand and slice picks that version. (With the
-// checks merely skipped by a branch per chunk, the compiler predicated both versions into one
-// and issued the bounds arithmetic anyway: 638 instructions per warp and slice in stage 15 at
-// 4096^3, 128 of them HMMA; results/notes/15_gpu_mma_pipelined.md.)
+// no bounds arithmetic: one uniform branch per operand and slice picks that version. (Choosing
+// per chunk instead, stage 15 issued 638 instructions per warp and slice at 4096^3, 128 of them
+// HMMA, the bounds checks among the rest: results/profile_15_4096.md.)
 template <int Width, int Rows, bool Swizzle, int Threads, int FirstIndex, bool Inside, class Copy>
 __device__ void copy_operand_chunks(bf16* slice, const MatrixBf16& from, const Copy& copy) {
   constexpr int kChunks = Width / kChunk;
@@ -258,8 +258,9 @@ __device__ inline uint4 load_chunk(const bf16* from, int valid) {
 }
 
 // Through registers: every chunk this thread copies is loaded first, all loads in flight at
-// once, then stored to shared memory. (One chunk at a time, each load's latency would be paid
-// in turn: stage 14 measured half the rate that way.)
+// once, then stored to shared memory. (One chunk at a time, each load's latency is paid in
+// turn: stage 14 ran at less than half the rate that way in a development run,
+// results/part4_development/README.md.)
 template <int BlockM, int BlockN, int Threads, bool Swizzle, bool Vector>
 __device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const MatrixBf16& a,
                                              const MatrixBf16& b) {
