@@ -49,7 +49,8 @@ double gemm_gamma(int k);
 // accumulator can then lose up to about (b + 2) units of 2^-23 relative to its magnitude,
 // and k / b blocks up to (k / b) (b + 2) 2^-23 <= 2 k 2^-23 for b >= 2. The reference is
 // computed from the inputs rounded to BF16, so rounding the inputs is no part of the error.
-// tests/tensor_error_study.cpp measures how close the kernels come to the bound.
+// The paper measured the V100, T4 and A100; for Hopper the model is an assumption, and
+// tests/tensor_error_study.cpp measures how close the kernels come to the bound there.
 double tensor_gemm_gamma(int k);
 
 // |c_ij - ref_ij| <= gemm_gamma(K) * magnitude_ij for every element; NaN always fails.
