@@ -112,14 +112,10 @@ __global__ void __launch_bounds__(kThreads) gemm_wmma(MatrixBf16 a, MatrixBf16 b
 
 }  // namespace
 
-GlobalAccess wmma_path(MatrixBf16 a, MatrixBf16 b) {
-  return allows_16_bytes(a) && allows_16_bytes(b) ? GlobalAccess::vector : GlobalAccess::scalar;
-}
-
 GlobalAccess launch_gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
-  const GlobalAccess path = wmma_path(a, b);
+  const GlobalAccess path = sixteen_byte_path({a, b});
   const dim3 grid = grid_covering(c.width, c.height, kBlockN, kBlockM);
   if (path == GlobalAccess::vector) {
     gemm_wmma<true><<<grid, kThreads>>>(a, b, c);

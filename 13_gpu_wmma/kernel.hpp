@@ -8,13 +8,10 @@
 
 namespace ladder {
 
-// 16-byte copies of A and B into shared memory when both allow them (allows_16_bytes), else
-// element by element: the same tiles and the same WMMA loop either way.
-GlobalAccess wmma_path(MatrixBf16 a, MatrixBf16 b);
-
 // c = a * b on device views (BF16 operands, FP32 result), any sizes and strides. Returns the
-// path it took once the kernel is queued. Mismatched shapes throw std::invalid_argument, a GPU
-// older than sm_80 NoDeviceError, launch errors CudaError.
+// path it took (sixteen_byte_path of a and b: 16-byte copies, or element by element) once
+// the kernel is queued. Mismatched shapes throw std::invalid_argument, a GPU older than sm_80
+// NoDeviceError, launch errors CudaError.
 GlobalAccess launch_gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

@@ -31,7 +31,7 @@ int stage_main(int argc, char** argv) {
                   [stage12](Matrix a, Matrix b, Matrix c) {
                     ladder::launch_gemm_pipelined(stage12, a, b, c);
                   });
-  const std::string path = ladder::path_name(ladder::wmma_path(bench.a(), bench.b()));
+  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   bench.run(report, "wmma 128x128x32, " + path, ladder::Role::stage,
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
   bench.run_cublas(report);

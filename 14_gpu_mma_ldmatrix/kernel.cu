@@ -61,14 +61,10 @@ void launch(GlobalAccess path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
 
 }  // namespace
 
-GlobalAccess mma_path(MatrixBf16 a, MatrixBf16 b) {
-  return allows_16_bytes(a) && allows_16_bytes(b) ? GlobalAccess::vector : GlobalAccess::scalar;
-}
-
 GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle) {
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
-  const GlobalAccess path = mma_path(a, b);
+  const GlobalAccess path = sixteen_byte_path({a, b});
   if (swizzle) {
     launch<Tile>(path, a, b, c);
   } else {

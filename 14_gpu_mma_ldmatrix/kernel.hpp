@@ -9,13 +9,10 @@
 
 namespace ladder {
 
-// 16-byte copies of A and B when both allow them (allows_16_bytes), else element by element.
-GlobalAccess mma_path(MatrixBf16 a, MatrixBf16 b);
-
 // c = a * b on device views, any sizes and strides; the shared slices swizzled, or not
 // (swizzle = false: the ablation whose bank conflicts the notes measure). Returns the path it
-// took once the kernel is queued. Mismatched shapes throw std::invalid_argument, a GPU older
-// than sm_80 NoDeviceError, launch errors CudaError.
+// took (sixteen_byte_path of a and b) once the kernel is queued. Mismatched shapes throw
+// std::invalid_argument, a GPU older than sm_80 NoDeviceError, launch errors CudaError.
 GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle = true);
 
 }  // namespace ladder

@@ -35,7 +35,7 @@ int stage_main(int argc, char** argv) {
   ladder::TensorGemmBench bench(shape, options);
   bench.run(report, "13 wmma 128x128x32", ladder::Role::baseline,
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
-  const std::string path = ladder::path_name(ladder::mma_path(bench.a(), bench.b()));
+  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const bool swizzled : {true, false}) {
     if (swizzle != "both" && (swizzle == "on") != swizzled) continue;
     bench.run(report,

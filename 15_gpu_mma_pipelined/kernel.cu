@@ -167,10 +167,6 @@ std::string mma_pipelined_unfit_reason(const std::string& config) {
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
 }
 
-GlobalAccess mma_pipelined_path(MatrixBf16 a, MatrixBf16 b) {
-  return allows_16_bytes(a) && allows_16_bytes(b) ? GlobalAccess::vector : GlobalAccess::scalar;
-}
-
 GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                        Matrix c) {
   const Tiling& t = find(config);
@@ -178,7 +174,7 @@ GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, 
   require_bf16_tensor_cores();
   const std::string unfit = mma_pipelined_unfit_reason(config);
   if (!unfit.empty()) throw UsageError(unfit);
-  const GlobalAccess path = mma_pipelined_path(a, b);
+  const GlobalAccess path = sixteen_byte_path({a, b});
   t.launch(path == GlobalAccess::vector, a, b, c);
   return path;
 }

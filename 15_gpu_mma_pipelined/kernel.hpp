@@ -13,21 +13,18 @@
 namespace ladder {
 
 // The tilings this stage is built with, by name; the first is the default (the fastest at
-// 4096^3 and 8192^3 on the H100, results/search_15_gpu_mma_pipelined.md).
+// 4096^3 and 8192^3 on the H100 until commit 17a0c77; since then the two-stage tiling leads,
+// results/search_15_gpu_mma_pipelined.md).
 std::vector<std::string> mma_pipelined_configs();
 
 // Why the named tiling cannot run on the current device ("" when it can): its ring needs more
 // shared memory per block than the GPU allows.
 std::string mma_pipelined_unfit_reason(const std::string& config);
 
-// 16-byte cp.async copies when A and B allow them (allows_16_bytes), else element-by-element
-// copies into the same ring.
-GlobalAccess mma_pipelined_path(MatrixBf16 a, MatrixBf16 b);
-
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
-// took once the kernel is queued. An unknown tiling or mismatched shapes throw
-// std::invalid_argument, a tiling too large for this GPU UsageError, a GPU older than sm_80
-// NoDeviceError, launch errors CudaError.
+// took (sixteen_byte_path of a and b) once the kernel is queued. An unknown tiling or
+// mismatched shapes throw std::invalid_argument, a tiling too large for this GPU UsageError,
+// a GPU older than sm_80 NoDeviceError, launch errors CudaError.
 GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                        Matrix c);
 

@@ -40,7 +40,7 @@ int stage_main(int argc, char** argv) {
   ladder::TensorGemmBench bench(shape, options);
   bench.run(report, "14 mma.sync swizzled", ladder::Role::baseline,
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_mma(a, b, c); });
-  const std::string path = ladder::path_name(ladder::mma_pipelined_path(bench.a(), bench.b()));
+  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : configs) {
     if (config != "all" && config != name) continue;
     // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
