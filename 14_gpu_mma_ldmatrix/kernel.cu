@@ -1,7 +1,5 @@
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 
-#include <type_traits>
-
 #include "14_gpu_mma_ldmatrix/mma_tile.cuh"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
@@ -25,7 +23,6 @@ template <class WarpTile, bool Vector>
 __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   __shared__ __align__(128) bf16 a_slice[kBlockM * mma::kSliceK];
   __shared__ __align__(128) bf16 b_slice[mma::kSliceK * kBlockN];
-  constexpr bool kSwizzle = !std::is_same_v<WarpTile, TileUnswizzled>;
   const int block_row = blockIdx.y * kBlockM;
   const int block_col = blockIdx.x * kBlockN;
   const int warp = threadIdx.x / 32;
@@ -35,7 +32,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16
   for (int k0 = 0; k0 < a.width; k0 += mma::kSliceK) {
     // Load: both slices through registers (all loads in flight at once), then wait for
     // every warp's copies.
-    mma::copy_slice_through_registers<kBlockM, kBlockN, kThreads, kSwizzle, Vector>(
+    mma::copy_slice_through_registers<kBlockM, kBlockN, kThreads, WarpTile::kSwizzle, Vector>(
         a_slice, b_slice, a.sub(block_row, k0, a.height - block_row, a.width - k0),
         b.sub(k0, block_col, b.height - k0, b.width - block_col));
     __syncthreads();

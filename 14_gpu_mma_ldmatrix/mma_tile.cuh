@@ -63,6 +63,7 @@ __device__ inline int chunk_at(int row, int chunk) {
 // of C as (WarpM/16) x (WarpN/8) mma tiles of 16x8, four FP32 accumulators per lane each.
 template <int BlockM, int BlockN, int WarpM, int WarpN, bool Swizzle>
 struct WarpTile {
+  static constexpr bool kSwizzle = Swizzle;  // how the block must lay out its slices
   static constexpr int kWarpsN = BlockN / WarpN;
   static constexpr int kThreads = (BlockM / WarpM) * kWarpsN * 32;
   static constexpr int kTilesM = WarpM / 16;
@@ -180,10 +181,6 @@ __device__ void store_accumulators(Matrix c, int block_row, int block_col, int w
     }
   }
 }
-
-}  // namespace ladder::mma
-
-namespace ladder::mma {
 
 // ---- Copying a slice into shared memory -------------------------------------------------
 

@@ -53,10 +53,11 @@ struct Config {
 // aligned: element-by-element copies through registers, as stage 14's, into the same ring (the
 // cp.async groups are then empty, and the copy is not overlapped).
 template <class Cfg, bool Async>
-__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pipelined(MatrixBf16 a, MatrixBf16 b,
-                                                                    Matrix c) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM)
+    gemm_mma_pipelined(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   extern __shared__ __align__(128) bf16 ring[];  // Stages x (A slice, B slice)
   constexpr int kStages = Cfg::kStages;
+  constexpr bool kSwizzle = Cfg::Tile::kSwizzle;
   constexpr int kSliceA = Cfg::kBlockM * mma::kSliceK;
   constexpr int kSlice = Cfg::Tile::kSliceElements;
   // Rasterisation: consecutive blocks walk down a group of kGroupM tile rows before moving
@@ -81,14 +82,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM) gemm_mma_pip
       const MatrixBf16 a_part = a.sub(block_row, k0, a.height - block_row, a.width - k0);
       const MatrixBf16 b_part = b.sub(k0, block_col, b.height - k0, b.width - block_col);
       if constexpr (Async) {
-        mma::copy_slice<Cfg::kBlockM, Cfg::kBlockN, Cfg::kThreads, true>(
+        mma::copy_slice<Cfg::kBlockM, Cfg::kBlockN, Cfg::kThreads, kSwizzle>(
             stage, stage + kSliceA, a_part, b_part, CopyAsync{});
       } else {
         // One operand at a time: the 64x64 warp tiles leave no registers for both.
-        mma::copy_operand_through_registers<mma::kSliceK, Cfg::kBlockM, Cfg::kThreads, true, false>(
-            stage, a_part);
-        mma::copy_operand_through_registers<Cfg::kBlockN, mma::kSliceK, Cfg::kThreads, true, false>(
-            stage + kSliceA, b_part);
+        mma::copy_operand_through_registers<mma::kSliceK, Cfg::kBlockM, Cfg::kThreads, kSwizzle,
+                                            false>(stage, a_part);
+        mma::copy_operand_through_registers<Cfg::kBlockN, mma::kSliceK, Cfg::kThreads, kSwizzle,
+                                            false>(stage + kSliceA, b_part);
       }
     }
     cp_async_commit();  // an empty group past the last slice keeps the count of groups simple
