@@ -20,10 +20,12 @@ instruction), e.g. mio_throttle (the shared-memory/L1 queue is full), short_scor
 (waiting for a shared-memory result), long_scoreboard (waiting for global memory), barrier.
 
 A third table for the tensor-core stages (manifest part 4 and later), whose programs are
-profiled with more metrics: how busy the tensor (HMMA) pipe was and how many HMMA
-instructions it issued (% of peak), the issue slots, achieved occupancy, ldmatrix (LDSM)
-instructions, shared-memory load wavefronts and bank conflicts, and the three largest of all
-the stall reasons ncu names. A metric this ncu or GPU does not give prints n/a there.
+profiled with more metrics: how busy the tensor pipe was (mma.sync and wgmma alike) and how
+many HMMA (mma.sync) and wgmma instructions it issued (% of peak), the issue slots, achieved
+occupancy, ldmatrix (LDSM) instructions, the bytes TMA loaded (which the LSU metrics do not
+see), shared-memory load wavefronts and bank conflicts, and the three largest of all the
+stall reasons ncu names (gmma: waiting for wgmma, on Hopper). A metric this ncu or GPU does
+not give prints n/a there (the wgmma and TMA ones before Hopper).
 """
 import argparse
 import csv
@@ -65,13 +67,19 @@ TENSOR_PART = 4
 TENSOR_STALLS = ["barrier", "long_scoreboard", "short_scoreboard", "mio_throttle",
                  "math_pipe_throttle", "wait", "not_selected", "dispatch_stall", "lg_throttle",
                  "no_instruction", "branch_resolving", "membar", "drain", "sleeping",
-                 "tex_throttle", "imc_miss", "misc"]
+                 "tex_throttle", "imc_miss", "misc", "gmma"]
+# The FP16/BF16 tensor pipe: busy with mma.sync (HMMA) and, on Hopper, with wgmma (HGMMA).
 TENSOR_PIPE = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed"
 HMMA_ISSUED = "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_elapsed"
+GMMA_ISSUED = "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed"
+# TMA's copies bypass the load/store unit, so the LSU sector counts above miss them.
+TMA_LOADED = "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum"
 TENSOR_METRICS = [
     TENSOR_PIPE,
     HMMA_ISSUED,
+    GMMA_ISSUED,
     "smsp__inst_executed_op_ldsm.sum",
+    TMA_LOADED,
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
 ] + [STALL_METRIC.format(stall) for stall in TENSOR_STALLS if stall not in STALLS]
 # Smaller than the benchmarks' headline GEMM: ncu replays each kernel once per metric pass.
@@ -80,11 +88,13 @@ PROBLEM = {
     "transpose": ["--rows", "8192", "--cols", "8192"],
 }
 TENSOR_LEGEND = (
-    "Tensor cores: tensor pipe % = cycles the HMMA pipe was busy and HMMA issued % = HMMA "
-    "instructions, each against its peak over the kernel's time; issue slots % and occupancy % "
-    "as above; LDSM = ldmatrix instructions (per warp); smem ld wavefronts = shared-memory load "
-    "passes, of which the conflicts are the extra ones; stalls = warps stalled per issued "
-    "instruction, the three largest of all reasons; n/a = ncu gave no value.")
+    "Tensor cores: tensor pipe % = cycles the tensor pipe was busy (mma.sync and wgmma), HMMA "
+    "issued % = mma.sync instructions and wgmma issued % = wgmma instructions, each against its "
+    "peak over the kernel's time; issue slots % and occupancy % as above; LDSM = ldmatrix "
+    "instructions (per warp); TMA MB = megabytes TMA loaded from L2; smem ld wavefronts = "
+    "shared-memory load passes, of which the conflicts are the extra ones; stalls = warps "
+    "stalled per issued instruction, the three largest of all reasons (gmma: waiting for "
+    "wgmma); n/a = ncu gave no value.")
 # Kernels that belong to the harness, not to the lesson.
 HARNESS = ("check_gemm_kernel",)
 
@@ -224,8 +234,9 @@ def main():
                     "L1/smem data path %", "L1 hit %", "smem wavefronts / warp FFMA",
                     "top stalls (warps per issue)"]
     tensor_header = ["stage", "kernel", "time us", "tensor pipe %", "HMMA issued %",
-                     "issue slots %", "occupancy %", "LDSM", "smem ld wavefronts",
-                     "smem ld conflicts", "smem st conflicts", "top stalls (warps per issue)"]
+                     "wgmma issued %", "issue slots %", "occupancy %", "LDSM", "TMA MB",
+                     "smem ld wavefronts", "smem ld conflicts", "smem st conflicts",
+                     "top stalls (warps per issue)"]
     body, pipes, tensor = [], [], []
     refused = set()
     for program, path, args, tensor_stage in programs:
@@ -272,9 +283,11 @@ def main():
                     shown(m["gpu__time_duration.sum"] / 1e3, ".1f"),
                     shown(m[TENSOR_PIPE], ".1f"),
                     shown(m[HMMA_ISSUED], ".1f"),
+                    shown(m[GMMA_ISSUED], ".1f"),
                     shown(m["smsp__issue_active.avg.pct_of_peak_sustained_elapsed"], ".1f"),
                     shown(m["sm__warps_active.avg.pct_of_peak_sustained_active"], ".1f"),
                     shown(m["smsp__inst_executed_op_ldsm.sum"], ".3g"),
+                    shown(m[TMA_LOADED] / 1e6, ".1f"),
                     shown(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], ".3g"),
                     shown(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], ".0f"),
                     shown(m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], ".0f"),

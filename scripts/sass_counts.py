@@ -10,8 +10,10 @@ barriers. With the K loop fully unrolled, FFMA / LDS.128 is the inner loop's rat
 
 The tensor-core kernels (those with any HMMA or HGMMA) get a table of their own, whose columns
 are theirs: HMMA (mma.sync and WMMA, e.g. HMMA.16816.F32.BF16), HGMMA (Hopper's warpgroup
-wgmma), LDSM (ldmatrix, e.g. LDSM.16.M88.4 and its transposing LDSM.16.MT88.4) beside the
-loads, cp.async copies, stores and barriers; HMMA per LDSM is the inner loop's ratio there.
+wgmma, e.g. HGMMA.64x256x16.F32.BF16), LDSM (ldmatrix, e.g. LDSM.16.M88.4 and its transposing
+LDSM.16.MT88.4), Hopper's TMA copies (UTMALDG loads, multicast ones included, and UTMASTG
+stores) and mbarrier operations (SYNCS: arrive, expect-tx, try-wait) beside the loads,
+cp.async copies, stores and barriers; HMMA per LDSM is the inner loop's ratio there.
 """
 import argparse
 import collections
@@ -26,11 +28,13 @@ from ncu_profile import short_name
 COLUMNS = ["FFMA", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS", "LDGSTS.128", "STS", "STG",
            "STG.128", "BAR", "all"]
 TENSOR = ("HMMA", "HGMMA")  # a kernel with either goes in the tensor-core table
-TENSOR_COLUMNS = ["HMMA", "HGMMA", "LDSM", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS",
-                  "LDGSTS.128", "STS", "STS.128", "STG", "STG.128", "BAR", "all"]
+TENSOR_COLUMNS = ["HMMA", "HGMMA", "LDSM", "UTMALDG", "UTMASTG", "SYNCS", "LDS", "LDS.128",
+                  "LDG", "LDG.128", "LDGSTS", "LDGSTS.128", "STS", "STS.128", "STG", "STG.128",
+                  "BAR", "all"]
 TENSOR_LEGEND = ("Tensor-core kernels (any HMMA or HGMMA): HMMA = mma.sync/WMMA instructions, "
-                 "HGMMA = wgmma, LDSM = ldmatrix, LDGSTS = cp.async; HMMA per LDSM is the "
-                 "inner loop's ratio of tensor-core instructions to shared-memory fragment loads.")
+                 "HGMMA = wgmma, LDSM = ldmatrix, UTMALDG/UTMASTG = TMA loads/stores, SYNCS = "
+                 "mbarrier operations, LDGSTS = cp.async; HMMA per LDSM is the inner loop's "
+                 "ratio of tensor-core instructions to shared-memory fragment loads.")
 
 
 def count(dumps):

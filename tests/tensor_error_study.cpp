@@ -5,6 +5,7 @@
 // whether the tensor cores also stay inside the bound of Parts 1-3. The reference is computed
 // in double from the inputs rounded to BF16, so every product in it is exact. Exit 0 only when
 // every ratio to the tensor bound is at most 1; 77 without a GPU with BF16 tensor cores.
+// Stages 16-18 (wgmma, sm_90a code) are measured on a GPU of compute capability 9.0 only.
 // Not a stage: it times nothing.
 //   cmake --preset native && cmake --build --preset native --target tensor_error_study
 //   build-native/bin/tensor_error_study [--quick]
@@ -19,6 +20,9 @@
 #include "13_gpu_wmma/kernel.hpp"
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 #include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "17_gpu_warp_specialized/kernel.hpp"
+#include "18_gpu_persistent_clusters/kernel.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/cublas_gemm.hpp"
@@ -28,6 +32,7 @@
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
+#include "common/tensor_cores.hpp"
 
 namespace {
 
@@ -38,9 +43,11 @@ struct Kernel {
   TensorGemmBench::Launch launch;
 };
 
-// Every BF16 matrix product to measure: cuBLAS, then the Part 4 stages.
-std::vector<Kernel> kernels(CublasGemm& cublas) {
-  return {
+// Every BF16 matrix product to measure: cuBLAS, then the Part 4 stages, 16-18 (wgmma: a
+// summation of its own to measure) where the GPU runs them. Their TMA path needs rows of whole
+// 16-byte chunks: on shapes whose K or N is not a multiple of 8 they run stage 15's kernel.
+std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
+  std::vector<Kernel> all = {
       {"cuBLAS BF16 (FP32 accumulate)",
        [&cublas](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas(a, b, c); }},
       {"13 wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_wmma(a, b, c); }},
@@ -50,6 +57,18 @@ std::vector<Kernel> kernels(CublasGemm& cublas) {
          launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
        }},
   };
+  if (hopper) {
+    all.push_back({"16 TMA + wgmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                     launch_gemm_tma_wgmma(a, b, c);
+                   }});
+    all.push_back({"17 warp-specialized", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                     launch_gemm_warp_specialized(a, b, c);
+                   }});
+    all.push_back({"18 persistent clusters", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                     launch_gemm_persistent(persistent_configs().front(), a, b, c);
+                   }});
+  }
+  return all;
 }
 
 template <class Change>
@@ -163,8 +182,15 @@ int study_main(int argc, char** argv) {
     throw NoDeviceError(device.describe() + " has no BF16 tensor cores (sm_80 or newer)");
   }
 
+  std::string no_hopper;  // why stages 16-18 are left out, or ""
+  try {
+    require_hopper();
+  } catch (const NoDeviceError& e) {
+    no_hopper = e.what();
+  }
+
   CublasGemm cublas;
-  const std::vector<Kernel> measured = kernels(cublas);
+  const std::vector<Kernel> measured = kernels(cublas, no_hopper.empty());
   const std::vector<Shape> all_shapes = shapes(quick);
   std::vector<std::vector<Worst>> worst(measured.size(), std::vector<Worst>(std::size(kFamilies)));
   std::uint64_t inputs_seed = seed;
@@ -198,6 +224,7 @@ int study_main(int argc, char** argv) {
   std::printf("error / bound at the worst element of every shape (M x N x K), K from %d to %d; "
               "tensor bound K * 2^-22 * sum_k |a_ik b_kj|, FP32 bound half of it\n",
               all_shapes.front().k, all_shapes.back().k);
+  if (!no_hopper.empty()) std::printf("stages 16-18 left out: %s\n", no_hopper.c_str());
   std::printf("%-30s  %-20s  %6s  %14s  %14s  %s\n", "kernel", "family", "shapes",
               "worst / tensor", "worst / FP32", "worst at");
   bool all_within = true;

@@ -1,18 +1,24 @@
-// Stages 13-15 on the GPU: BF16 operands, FP32 results, against a double-precision reference
+// Stages 13-18 on the GPU: BF16 operands, FP32 results, against a double-precision reference
 // computed from the rounded inputs (every product exact), within the tensor-core bound
 // tensor_gemm_gamma(K). Every variant and tiling on shapes around every tile edge in M, N and
 // K, with operands laid out four ways, and the path each launcher took checked against the
-// 16-byte alignment rule. Tagged [sm80]: the runner skips them on older GPUs (catch_main.cpp).
+// 16-byte alignment rule (for 16-18: TMA where it holds, stage 15's kernel where not). Tagged
+// [sm80] (13-15) and [sm90] (16-18, sm_90a code): the runner skips them on GPUs that cannot
+// run them (catch_main.cpp).
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "13_gpu_wmma/kernel.hpp"
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 #include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "17_gpu_warp_specialized/kernel.hpp"
+#include "18_gpu_persistent_clusters/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -40,6 +46,17 @@ std::vector<test::GemmCase> part4_cases() {
           {127, 129, 16},  {128, 256, 32},  {256, 128, 63},  {257, 255, 64},  {128, 128, 65},
           {255, 129, 127}, {129, 255, 128}, {256, 256, 129}, {1, 300, 64},    {300, 1, 64},
           {129, 257, 1000}};
+}
+
+// Stages 16-18: Part 4's shapes, and one with more output tiles than an H100 has SMs (132)
+// for any tile up to 128x256 or 256x128, so that stage 18's persistent blocks each take a
+// second tile, after a first whose store may still be under way; K = 72 ends in a partial
+// slice. Kept under compute-sanitizer too: the second tile is where a ring slot or a barrier
+// phase carried over from the first would show.
+std::vector<test::GemmCase> hopper_cases() {
+  std::vector<test::GemmCase> cases = part4_cases();
+  cases.push_back({2100, 2100, 72});
+  return cases;
 }
 
 // Where a BF16 operand or the float C lives inside a larger device buffer. A 16-byte row
@@ -98,9 +115,10 @@ struct Variant {
 // Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
 // bound of the reference, nothing outside the view may be written, and the launcher must have
 // taken the 16-byte path exactly when A and B allow it.
-void check_part4(const std::vector<Variant>& variants) {
+void check_part4(const std::vector<Variant>& variants,
+                 const std::vector<test::GemmCase>& cases = part4_cases()) {
   REQUIRE_FALSE(variants.empty());
-  for (const auto& shape : part4_cases()) {
+  for (const auto& shape : cases) {
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
     HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
     for (const Layout& layout : kLayouts) {
@@ -139,7 +157,7 @@ void check_part4(const std::vector<Variant>& variants) {
 
 TEST_CASE("the Part 4 layouts give both 16-byte paths, and a stride of whole 16-byte rows "
           "with a misaligned pointer",
-          "[stage13][stage14][stage15]") {
+          "[stage13][stage14][stage15][stage16][stage17][stage18]") {
   int aligned = 0;
   int misaligned_pointer = 0;
   for (const auto& shape : part4_cases()) {
@@ -196,5 +214,52 @@ TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13]
                     std::invalid_argument);
   DeviceMatrixBf16 fine(16, 8);
   REQUIRE_THROWS_AS(launch_gemm_mma_pipelined("no-such-tiling", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
+}
+
+TEST_CASE("16 TMA + wgmma matches the reference on every shape and layout, and falls back to "
+          "stage 15 where TMA cannot copy",
+          "[gpu][sm90][stage16]") {
+  check_part4({{"TMA + wgmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                  return launch_gemm_tma_wgmma(a, b, c);
+                }}},
+              hopper_cases());
+}
+
+TEST_CASE("17 warp-specialized matches the reference on every shape and layout",
+          "[gpu][sm90][stage17]") {
+  check_part4({{"warp-specialized", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                  return launch_gemm_warp_specialized(a, b, c);
+                }}},
+              hopper_cases());
+}
+
+TEST_CASE("18 persistent clusters: every variant matches the reference on every shape and "
+          "layout",
+          "[gpu][sm90][stage18]") {
+  std::vector<Variant> variants;
+  for (const std::string& name : persistent_configs()) {
+    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_persistent(name, a, b, c);
+                        }});
+  }
+  check_part4(variants, hopper_cases());
+}
+
+TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",
+          "[gpu][sm90][stage16][stage17][stage18]") {
+  DeviceMatrixBf16 a(8, 16);
+  DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
+  DeviceMatrix c(8, 8);
+  REQUIRE_THROWS_AS(launch_gemm_tma_wgmma(a.view(), b.view(), c.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_warp_specialized(a.view(), b.view(), c.view()),
+                    std::invalid_argument);
+  for (const std::string& name : persistent_configs()) {
+    CAPTURE(name);
+    REQUIRE_THROWS_AS(launch_gemm_persistent(name, a.view(), b.view(), c.view()),
+                      std::invalid_argument);
+  }
+  DeviceMatrixBf16 fine(16, 8);
+  REQUIRE_THROWS_AS(launch_gemm_persistent("no-such-variant", a.view(), fine.view(), c.view()),
                     std::invalid_argument);
 }

@@ -1,5 +1,5 @@
 // The GPU half of common/: device owners, the on-device GEMM check, the cuBLAS ceilings,
-// and Part 4's BF16 operands, conversions and bench.
+// and Part 4's BF16 operands, conversions and bench, the Hopper probe and TMA tensor maps.
 #include <catch2/catch.hpp>
 
 #include <cfloat>
@@ -24,6 +24,8 @@
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/transpose_bench.hpp"
 #include "common/harness/verify.hpp"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -387,4 +389,74 @@ TEST_CASE("the tensor bound fails an element a few products off", "[gpu][cublas]
     REQUIRE(bad.col == 8);
     REQUIRE(bad.bound == Approx(tensor_gemm_gamma(k) * ref.magnitude[16 * 9 + 8]));
   }
+}
+
+TEST_CASE("require_hopper accepts compute capability 9.0 and refuses any other GPU, naming it",
+          "[gpu]") {
+  require_device();
+  const int capability = compute_capability();
+  if (capability == 90) {
+    REQUIRE_NOTHROW(require_hopper());
+  } else {
+    REQUIRE_THROWS_AS(require_hopper(), NoDeviceError);
+    REQUIRE_THROWS_WITH(require_hopper(),
+                        Catch::Contains("TMA and wgmma (sm_90a)") &&
+                            Catch::EndsWith("this GPU is sm_" + std::to_string(capability)));
+  }
+}
+
+TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", "[common][tma]") {
+  // Addresses only, never dereferenced: the checks look at nothing else.
+  const auto at = [](std::uintptr_t address) { return reinterpret_cast<bf16*>(address); };
+  const MatrixBf16 good{200, 300, 208, at(4096)};
+  const auto refused = [](const MatrixBf16& m, int box_cols, int box_rows) {
+    REQUIRE_THROWS_AS(make_tensor_map_2d(m, box_cols, box_rows), std::invalid_argument);
+    REQUIRE_THROWS_WITH(make_tensor_map_2d(m, box_cols, box_rows),
+                        Catch::Contains("allows_16_bytes"));
+  };
+  refused(MatrixBf16{200, 300, 204, at(4096)}, 64, 128);  // a stride of 408 bytes
+  refused(MatrixBf16{200, 300, 208, at(4098)}, 64, 128);  // 2 bytes past a boundary
+  // One row and one column into `good`: whole 16-byte rows, a base 418 bytes in.
+  refused(MatrixBf16{5, 5, 208, at(4096 + 2 * (208 + 1))}, 64, 128);
+  refused(good, 72, 128);   // a box row past the 128-byte swizzle
+  refused(good, 12, 128);   // a box row not whole 16-byte chunks
+  refused(good, 0, 128);
+  refused(good, 64, 0);
+  refused(good, 64, 257);   // TMA's largest box is 256 a side
+  REQUIRE_THROWS_WITH(make_tensor_map_2d(MatrixBf16{200, 300, 204, at(4096)}, 64, 128),
+                      Catch::Contains("300x200 BF16 view (stride 204 elements"));
+
+  // C's map (FP32): the same rules in 4-byte elements, and rows of whole 16-byte chunks, since
+  // TMA stores write whole chunks (allows_tma_store).
+  float* const c = reinterpret_cast<float*>(std::uintptr_t{4096});
+  float* const c_off = reinterpret_cast<float*>(std::uintptr_t{4100});
+  REQUIRE(allows_tma_store(Matrix{200, 300, 204, c}));
+  REQUIRE_FALSE(allows_tma_store(Matrix{201, 300, 204, c}));  // a last chunk of one float
+  REQUIRE_FALSE(allows_tma_store(Matrix{200, 300, 202, c}));  // rows 8 bytes off
+  REQUIRE_FALSE(allows_tma_store(Matrix{200, 300, 204, c_off}));
+  const auto refused_c = [](const Matrix& m, int box_cols, int box_rows) {
+    REQUIRE_THROWS_AS(make_tensor_map_2d(m, box_cols, box_rows), std::invalid_argument);
+    REQUIRE_THROWS_WITH(make_tensor_map_2d(m, box_cols, box_rows),
+                        Catch::Contains("allows_tma_store"));
+  };
+  refused_c(Matrix{201, 300, 204, c}, 32, 64);
+  refused_c(Matrix{200, 300, 204, c}, 36, 64);  // 144 bytes: past the 128-byte swizzle
+  refused_c(Matrix{200, 300, 204, c}, 6, 64);   // 24 bytes: not whole chunks
+}
+
+TEST_CASE("tensor maps encode every 16-byte-aligned BF16 view, boxes larger than it included",
+          "[gpu][sm90][tma]") {
+  DeviceMatrixBf16 buffer(300, 200, 208);
+  const MatrixBf16 whole = buffer.view();
+  const MatrixBf16 inner = whole.sub(8, 8, 3, 5);  // 8 rows and 8 columns in: 16-byte aligned
+  REQUIRE(allows_16_bytes(inner));
+  CUtensorMap maps[3];
+  REQUIRE_NOTHROW(maps[0] = make_tensor_map_2d(whole, 64, 128));
+  REQUIRE_NOTHROW(maps[1] = make_tensor_map_2d(inner, 64, 256));
+  REQUIRE_NOTHROW(maps[2] = make_tensor_map_2d(inner, 8, 1));
+  // Different views and boxes, different maps: the encoder wrote something of each.
+  REQUIRE(std::memcmp(&maps[0], &maps[1], sizeof(CUtensorMap)) != 0);
+  REQUIRE(std::memcmp(&maps[1], &maps[2], sizeof(CUtensorMap)) != 0);
+  DeviceMatrix c(70, 36, 40);  // C: 36 columns, 9 whole chunks a row
+  REQUIRE_NOTHROW(make_tensor_map_2d(c.view(), 32, 64));
 }

@@ -27,6 +27,8 @@ TENSOR_VALUES = {
     "gpu__time_duration.sum": "1,234,000",
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed": "62.5",
     "sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_elapsed": "31.25",
+    "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed": "0",
+    "l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum": "25,165,824",
     "smsp__issue_active.avg.pct_of_peak_sustained_elapsed": "40.0",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "24.9",
     "smsp__inst_executed_op_ldsm.sum": "4,194,304",
@@ -116,9 +118,9 @@ class NcuProfileTest(ScriptTest):
         lines = done.stdout.splitlines()
         header = next(i for i, line in enumerate(lines) if "tensor pipe %" in line)
         self.assertEqual(cells(lines[header]), [
-            "stage", "kernel", "time us", "tensor pipe %", "HMMA issued %", "issue slots %",
-            "occupancy %", "LDSM", "smem ld wavefronts", "smem ld conflicts",
-            "smem st conflicts", "top stalls (warps per issue)"])
+            "stage", "kernel", "time us", "tensor pipe %", "HMMA issued %", "wgmma issued %",
+            "issue slots %", "occupancy %", "LDSM", "TMA MB", "smem ld wavefronts",
+            "smem ld conflicts", "smem st conflicts", "top stalls (warps per issue)"])
         rows = [line for line in lines[header:] if line.startswith("| 03_gpu")]
         self.assertEqual(len(rows), 1)  # the harness's kernel is left out here too
         self.assertTrue(lines[-1].startswith("Tensor cores: "), lines[-1])  # the legend
@@ -130,26 +132,31 @@ class NcuProfileTest(ScriptTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         # Stall reasons ncu gave no value for (misc absent, imc_miss n/a) are passed over.
         self.assertEqual(self.tensor_row(done), [
-            "03_gpu", "gemm_mma<128, 128>", "1234.0", "62.5", "31.2", "40.0", "24.9",
-            "4.19e+06", "1.68e+07", "12", "0",
+            "03_gpu", "gemm_mma<128, 128>", "1234.0", "62.5", "31.2", "0.0", "40.0", "24.9",
+            "4.19e+06", "25.2", "1.68e+07", "12", "0",
             "mio_throttle 1.50, math_pipe_throttle 0.90, barrier 0.50"])
         # The FP32 tables are still there, with the kernel in each.
         self.assertEqual(len([l for l in done.stdout.splitlines() if "gemm_mma<128, 128>" in l]), 3)
         # Every stall reason was asked for by name, and the tensor metrics with them.
         metrics = self.metrics_asked()
-        for reason in ["misc", "imc_miss", "tex_throttle", "branch_resolving", "barrier"]:
+        for reason in ["misc", "imc_miss", "tex_throttle", "branch_resolving", "barrier", "gmma"]:
             self.assertIn(STALL.format(reason), metrics)
         self.assertIn("smsp__inst_executed_op_ldsm.sum", metrics)
+        self.assertIn("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed",
+                      metrics)
+        self.assertIn("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum", metrics)
 
     def test_missing_tensor_metrics_print_na(self):
+        # As a GPU before Hopper gives them: no wgmma or TMA metrics, and here none of the
+        # others of the tensor table either.
         values = {k: v for k, v in TENSOR_VALUES.items()
-                  if "ldsm" not in k and "hmma" not in k and "stalled" not in k}
+                  if not any(word in k for word in ("ldsm", "mma", "tma", "stalled"))}
         self.make_logging_ncu(ncu_csv(["void gemm_wmma(ladder::MatrixBf16)"], values))
         done = self.profile(part=4)
         self.assertEqual(done.returncode, 0, done.stderr)
         row = self.tensor_row(done)
-        self.assertEqual(row[3:5], ["n/a", "n/a"])  # tensor pipe, HMMA issued
-        self.assertEqual(row[7], "n/a")  # LDSM
+        self.assertEqual(row[3:6], ["n/a", "n/a", "n/a"])  # tensor pipe, HMMA and wgmma issued
+        self.assertEqual(row[8:10], ["n/a", "n/a"])  # LDSM, TMA MB
         self.assertEqual(row[-1], "n/a")  # no stall reason at all
 
     def test_parts_1_to_3_keep_their_two_tables_and_metrics(self):

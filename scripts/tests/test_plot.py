@@ -82,8 +82,10 @@ class PlotTest(ScriptTest):
         rows = plot.read(os.path.join(REPO, "results", "ladder_4096.csv"))
         (fp32, first), (cores, second) = plot.panels(rows)
         self.assertEqual((first, second), ("", plot.TENSOR_PANEL))
-        self.assertEqual({r["stage"] for r in cores},
-                         {"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"})
+        # Every Part 4 stage measured there (16-18 only where the run had an H100), and only those.
+        stages = {r["stage"] for r in cores}
+        self.assertLessEqual({"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"}, stages)
+        self.assertTrue(all(13 <= int(stage[:2]) <= 18 for stage in stages), stages)
         self.assertEqual(plot.fastest_ceiling(cores, "cuBLAS")[0], CUBLAS_BF16)
         self.assertEqual(plot.peak_gflops(rows, "BF16"), 1070500.0)
 

@@ -1,6 +1,7 @@
 """scripts/sass.py, the one SASS parser, and scripts/sass_counts.py that counts with it:
-counts per kernel (tensor-core kernels in a table of their own), and what it says about a
-missing file, a program passed instead of its dump, and text with no kernel in it."""
+counts per kernel (tensor-core kernels, mma.sync and Hopper's TMA + wgmma, in a table of their
+own), and what it says about a missing file, a program passed instead of its dump, and text
+with no kernel in it."""
 import unittest
 
 from support import ScriptTest
@@ -40,6 +41,24 @@ TENSOR_DUMP = DUMP + """
         /*0080*/              @!P0 HMMA.16816.F32.BF16 R28, R10, R14, R28 ;  /* 0x000fe20008000c00 */
         /*0090*/                   STG.E.64 desc[UR4][R4.64], R16 ;   /* 0x000fe20008000c00 */
         /*00a0*/                   EXIT ;                             /* 0x000fe20008000c00 */
+		..........
+"""
+# A Hopper kernel as cuobjdump prints TMA copies completing on an mbarrier and wgmma reading
+# shared memory: no HMMA, no LDSM, only the instructions of stages 16-18.
+HOPPER_DUMP = """
+	code for sm_90a
+		Function : kernel_wgmma
+	.headerflags	@"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)"
+        /*0000*/                   SYNCS.EXCH.64 URZ, [UR4], UR6 ;    /* 0x000fe20008000c00 */
+        /*0010*/                   SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR4], R2 ;  /* 0x000fe20008000c00 */
+        /*0020*/                   UTMALDG.2D [UR8], [UR10], desc[UR12] ;  /* 0x000fe20008000c00 */
+        /*0030*/              @!P0 UTMALDG.2D.MULTICAST [UR16], [UR10], UR7, desc[UR12] ;  /* 0x000fe20008000c00 */
+        /*0040*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [UR4], R3 ;  /* 0x000fe20008000c00 */
+        /*0050*/                   WARPGROUP.ARRIVE ;                 /* 0x000fe20008000c00 */
+        /*0060*/                   HGMMA.64x256x16.F32.BF16 R24, gdesc[UR20], R24 ;  /* 0x000fe20008000c00 */
+        /*0070*/                   HGMMA.64x256x16.F32.BF16 R24, gdesc[UR24], R24, gsb0 ;  /* 0x000fe20008000c00 */
+        /*0080*/                   UTMASTG.2D [UR28], [UR30] ;        /* 0x000fe20008000c00 */
+        /*0090*/                   EXIT ;                             /* 0x000fe20008000c00 */
 		..........
 """
 
@@ -97,14 +116,25 @@ class SassCountsTest(ScriptTest):
             "kernel", "FFMA", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS", "LDGSTS.128", "STS",
             "STG", "STG.128", "BAR", "all", "FFMA per shared load"])
         self.assertEqual(tensor_header, [
-            "kernel", "HMMA", "HGMMA", "LDSM", "LDS", "LDS.128", "LDG", "LDG.128", "LDGSTS",
-            "LDGSTS.128", "STS", "STS.128", "STG", "STG.128", "BAR", "all", "HMMA per LDSM"])
+            "kernel", "HMMA", "HGMMA", "LDSM", "UTMALDG", "UTMASTG", "SYNCS", "LDS", "LDS.128",
+            "LDG", "LDG.128", "LDGSTS", "LDGSTS.128", "STS", "STS.128", "STG", "STG.128", "BAR",
+            "all", "HMMA per LDSM"])
         self.assertEqual(table_rows(done.stdout, "kernel_mma"), [[
-            "kernel_mma", "4", "0", "2", "0", "0", "0", "0", "1", "1", "0", "0", "1", "0", "1",
-            "11", "2.0"]])
+            "kernel_mma", "4", "0", "2", "0", "0", "0", "0", "0", "0", "0", "1", "1", "0", "0",
+            "1", "0", "1", "11", "2.0"]])
         self.assertEqual(len(table_rows(done.stdout, "kernel_a")), 1)  # in the FP32 table only
         self.assertLess(done.stdout.index("kernel_a"), done.stdout.index("kernel_mma"))
         self.assertTrue(done.stdout.strip().splitlines()[-1].startswith("Tensor-core kernels"))
+
+    def test_hopper_kernels_count_wgmma_tma_and_mbarriers(self):
+        done = self.run_script("scripts/sass_counts.py", self.write("hopper.txt", HOPPER_DUMP))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(table_rows(done.stdout, "| kernel ")), 1)  # the tensor-core table
+        # HMMA 0, HGMMA 2, LDSM 0, UTMALDG 2 (multicast included), UTMASTG 1, SYNCS 3, then
+        # none of the older loads and stores; all 10; no LDSM, no ratio.
+        self.assertEqual(table_rows(done.stdout, "kernel_wgmma"), [[
+            "kernel_wgmma", "0", "2", "0", "2", "1", "3", "0", "0", "0", "0", "0", "0", "0",
+            "0", "0", "0", "0", "10", "-"]])
 
     def test_only_tensor_core_kernels(self):
         text = TENSOR_DUMP.replace(DUMP, "\tcode for sm_90\n")

@@ -1,0 +1,102 @@
+#include "16_gpu_tma_wgmma/kernel.hpp"
+
+#include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/hopper.cuh"
+#include "common/cuda_check.hpp"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
+
+namespace ladder {
+namespace {
+
+using namespace hopper;
+
+// A 128 x 256 tile of C per block: two warpgroups, each 64 rows x 256 columns (one
+// m64n256k16 per 16-deep step, 128 accumulator registers a thread). Three ring slots of a
+// 128 x 64 slice of A and a 64 x 256 slice of B (four 64 x 64 boxes): 48 KB a slot.
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 256;
+constexpr int kSlots = 3;
+constexpr int kThreads = kBlockM / 64 * 128;
+constexpr int kSliceABytes = kBlockM * kSliceK * 2;
+constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceK * 2;
+constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + kSlots * 8;
+
+__global__ void __launch_bounds__(kThreads)
+    gemm_tma_wgmma(const __grid_constant__ CUtensorMap a_map,
+                   const __grid_constant__ CUtensorMap b_map, int k, Matrix c) {
+  extern __shared__ unsigned char shared[];
+  unsigned char* ring = align_to_swizzle(shared);
+  std::uint64_t* landed = reinterpret_cast<std::uint64_t*>(ring + kSlots * kSlotBytes);
+  const int tiles_n = (c.width + kBlockN - 1) / kBlockN;
+  const int row0 = blockIdx.x / tiles_n * kBlockM;
+  const int col0 = blockIdx.x % tiles_n * kBlockN;
+  const int slices = (k + kSliceK - 1) / kSliceK;
+  const int warpgroup = threadIdx.x / 128;
+
+  // Load: thread 0 asks TMA for slice s (one box of A, four of B) into slot s % kSlots; the
+  // slot's barrier completes when all its bytes have landed.
+  auto load_slice = [&](int s) {
+    unsigned char* slot = ring + s % kSlots * kSlotBytes;
+    std::uint64_t* bar = &landed[s % kSlots];
+    barrier_expect_bytes(bar, kSlotBytes);
+    tma_load(slot, &a_map, bar, s * kSliceK, row0);
+#pragma unroll
+    for (int box = 0; box < kBlockN / 64; ++box) {
+      tma_load(slot + kSliceABytes + box * kBoxBytes, &b_map, bar, col0 + box * 64, s * kSliceK);
+    }
+  };
+  if (threadIdx.x == 0) {
+    for (int slot = 0; slot < kSlots; ++slot) barrier_init(&landed[slot], 1);
+    barrier_init_fence();
+    for (int s = 0; s < kSlots && s < slices; ++s) load_slice(s);
+  }
+  __syncthreads();  // the barriers are initialised before anyone waits on them
+
+  // Compute: wait for slice s to land, multiply it; once every warpgroup is done with its
+  // slot, refill that slot with slice s + kSlots.
+  float acc[kBlockN / 2];
+  for (int s = 0; s < slices; ++s) {
+    const unsigned char* slot = ring + s % kSlots * kSlotBytes;
+    barrier_wait(&landed[s % kSlots], s / kSlots % 2);
+    wgmma_fence();
+    multiply_slice<kBlockN>(reinterpret_cast<const bf16*>(slot) + warpgroup * 64 * kSliceK,
+                            reinterpret_cast<const bf16*>(slot + kSliceABytes), acc, s > 0);
+    wgmma_commit();
+    wgmma_wait<0>();
+    __syncthreads();
+    if (threadIdx.x == 0 && s + kSlots < slices) load_slice(s + kSlots);
+  }
+
+  // Store.
+  store_strip<kBlockN>(c, acc, row0 + warpgroup * 64, col0, threadIdx.x % 128);
+}
+
+}  // namespace
+
+GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
+  const bool empty = a.width == 0 || a.height == 0 || b.width == 0;
+  return empty ? GlobalAccess::scalar : sixteen_byte_path({a, b});
+}
+
+GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  check_gemm_shapes(a, b, c);
+  require_hopper();
+  if (tma_path(a, b) == GlobalAccess::scalar) {
+    launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
+    return GlobalAccess::scalar;
+  }
+  // A's boxes are 64 columns (one 128-byte swizzle row) x 128 rows; B's 64 x 64.
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  CUDA_CHECK(cudaFuncSetAttribute(gemm_tma_wgmma, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  kSharedBytes));
+  const long long tiles = static_cast<long long>((c.height + kBlockM - 1) / kBlockM) *
+                          ((c.width + kBlockN - 1) / kBlockN);
+  gemm_tma_wgmma<<<static_cast<unsigned>(tiles), kThreads, kSharedBytes>>>(a_map, b_map, a.width,
+                                                                           c);
+  CUDA_CHECK_LAUNCH();
+  return GlobalAccess::vector;
+}
+
+}  // namespace ladder

@@ -1,0 +1,51 @@
+// Stage 16: TMA copies into a ring of shared-memory slots and wgmma multiplying from them,
+// timed against stage 15 (its default tiling) and cuBLAS with BF16 operands in the same run.
+// sm_90a only: every other GPU exits 77.
+//   cmake --preset native && cmake --build --preset native --target 16_gpu_tma_wgmma
+//   build-native/bin/16_gpu_tma_wgmma --help
+#include <string>
+
+#include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("16_gpu_tma_wgmma",
+                  "TMA copies into a ring of shared-memory slots, wgmma multiplying from them");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_hopper();
+
+  ladder::Report report("16_gpu_tma_wgmma", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  const std::string stage15 = ladder::mma_pipelined_configs().front();
+  bench.run(report, "15 mma.sync pipelined " + stage15, ladder::Role::baseline,
+            [stage15](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_mma_pipelined(stage15, a, b, c);
+            });
+  const std::string path =
+      ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
+  bench.run(report, "TMA + wgmma, " + path, ladder::Role::stage,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_tma_wgmma(a, b, c); });
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("16_gpu_tma_wgmma", stage_main, argc, argv);
+}

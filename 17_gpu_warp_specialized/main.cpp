@@ -1,0 +1,51 @@
+// Stage 17: warp specialisation, a producer warpgroup issuing TMA copies and two consumer
+// warpgroups multiplying with wgmma, timed against stage 16 and cuBLAS with BF16 operands in
+// the same run. sm_90a only: every other GPU exits 77.
+//   cmake --preset native && cmake --build --preset native --target 17_gpu_warp_specialized
+//   build-native/bin/17_gpu_warp_specialized --help
+#include <string>
+
+#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "17_gpu_warp_specialized/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("17_gpu_warp_specialized",
+                  "a TMA producer warpgroup and two wgmma consumer warpgroups, handing ring "
+                  "slots over mbarriers");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_hopper();
+
+  ladder::Report report("17_gpu_warp_specialized", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  bench.run(report, "16 TMA + wgmma", ladder::Role::baseline,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_tma_wgmma(a, b, c); });
+  const std::string path =
+      ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
+  bench.run(report, "warp-specialized, " + path, ladder::Role::stage,
+            [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_warp_specialized(a, b, c);
+            });
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("17_gpu_warp_specialized", stage_main, argc, argv);
+}

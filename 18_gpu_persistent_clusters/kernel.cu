@@ -1,0 +1,332 @@
+#include "18_gpu_persistent_clusters/kernel.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/hopper.cuh"
+#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "common/cuda_check.hpp"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
+
+namespace ladder {
+namespace {
+
+using namespace hopper;
+
+// BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
+// m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
+// tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
+// over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
+// memory and TMA stores where C allows (an ablation turns it off).
+template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
+          bool TmaStore = true>
+struct Config {
+  static constexpr int kBlockM = BlockM;
+  static constexpr int kBlockN = BlockN;
+  static constexpr int kConsumerRows = ConsumerRows;
+  static constexpr int kClusterM = ClusterM;
+  static constexpr int kGroupM = GroupM;
+  static constexpr bool kPersistent = Persistent;
+  static constexpr bool kTmaStore = TmaStore;
+  static constexpr int kSlots = 4;
+  static constexpr int kConsumers = BlockM / ConsumerRows;
+  static constexpr int kThreads = (1 + kConsumers) * 128;
+  static constexpr int kSliceABytes = BlockM * kSliceK * 2;
+  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceK * 2;
+  // The epilogue's staging: per consumer, 64 rows x 64 FP32 columns as two 32-column boxes
+  // (128-byte rows, swizzled as TMA reads them): 16 KB. 4 x 48 KB slots + 2 x 16 KB + 1 KB
+  // of alignment + barriers = 230,464 bytes, just under the H100's 232,448 per block.
+  static constexpr int kStagingBytes = 64 * 64 * 4;
+  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes +
+                                      kConsumers * kStagingBytes + 2 * kSlots * 8;
+  // As stage 17: the producer keeps 40 registers, the two consumers share the rest.
+  static_assert(kConsumers == 2, "the register split below is for one producer, two consumers");
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+};
+
+// Which tile a cluster computes on its i-th turn. Tiles are numbered in groups of kGroupM
+// cluster rows (of kClusterM tile rows each), walking down a group's column before moving
+// right: clusters running at the same time then read the same few slices of A and B, which
+// stay in L2.
+template <class Cfg>
+struct TileOrder {
+  int tiles_n;
+  int cluster_rows;  // rows of clusters: tile rows / kClusterM, rounded up
+  __device__ TileOrder(const Matrix& c)
+      : tiles_n((c.width + Cfg::kBlockN - 1) / Cfg::kBlockN),
+        cluster_rows(((c.height + Cfg::kBlockM - 1) / Cfg::kBlockM + Cfg::kClusterM - 1) /
+                     Cfg::kClusterM) {}
+  __device__ int count() const { return cluster_rows * tiles_n; }
+  // The origin in C of tile t for the block of this rank in its cluster.
+  __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
+    const int per_group = Cfg::kGroupM * tiles_n;
+    const int first_row = t / per_group * Cfg::kGroupM;
+    const int rows = min(cluster_rows - first_row, Cfg::kGroupM);
+    const int cluster_row = first_row + t % per_group % rows;
+    row0 = (cluster_row * Cfg::kClusterM + static_cast<int>(rank)) * Cfg::kBlockM;
+    col0 = t % per_group / rows * Cfg::kBlockN;
+  }
+};
+
+// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
+// Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
+// 128-byte swizzle (16-byte chunk q of row r at chunk q ^ (r % 8), which spreads a warp's
+// 8 rows over all banks), and one thread hands the two 32-column boxes to TMA, which clips
+// them at C's edges. The consumer moves on once the copy engine has read the buffer, not when
+// the bytes reach memory: the writes to C overlap the next tile's products.
+template <int N>
+__device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
+                                               const float (&acc)[N / 2], int row0, int col0,
+                                               int thread, int barrier_id) {
+  const int row = thread / 32 * 16 + thread % 32 / 4;
+#pragma unroll
+  for (int round = 0; round < N / 64; ++round) {
+    if (thread == 0) bulk_wait_read();  // the last round's boxes have left the buffer
+    sync_threads(barrier_id, 128);
+#pragma unroll
+    for (int group = 0; group < 8; ++group) {  // 8-column groups of this round
+      const int j = round * 8 + group;
+      const int col = group * 8 + thread % 4 * 2;  // 0..63 within the round
+      const int box = col / 32;
+      const int chunk = col % 32 / 4;
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int r = row + half * 8;
+        const int byte = box * 64 * 128 + r * 128 + (chunk ^ r % 8) * 16 + col % 4 * 4;
+        *reinterpret_cast<float2*>(staging + byte) =
+            make_float2(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+      }
+    }
+    fence_shared_for_tma();
+    sync_threads(barrier_id, 128);
+    if (thread == 0) {
+      tma_store(c_map, staging, col0 + round * 64, row0);
+      tma_store(c_map, staging + 64 * 128, col0 + round * 64 + 32, row0);
+      bulk_commit();
+    }
+  }
+}
+
+template <class Cfg, bool TmaStore>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_persistent(const __grid_constant__ CUtensorMap a_map,
+                    const __grid_constant__ CUtensorMap b_map,
+                    const __grid_constant__ CUtensorMap c_map, int k, Matrix c) {
+  constexpr int kSlots = Cfg::kSlots;
+  constexpr int kClusterM = Cfg::kClusterM;
+  extern __shared__ unsigned char shared[];
+  unsigned char* ring = align_to_swizzle(shared);
+  unsigned char* staging = ring + kSlots * Cfg::kSlotBytes;  // kConsumers x kStagingBytes
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(staging + Cfg::kConsumers * Cfg::kStagingBytes);
+  // empty[slot]: every consumer of every block in the cluster is done with the slot, since
+  // each block's loads of B write into all of them.
+  std::uint64_t* empty = full + kSlots;
+  const std::uint32_t rank = kClusterM > 1 ? rank_in_cluster() : 0;
+  if (threadIdx.x == 0) {
+    for (int slot = 0; slot < kSlots; ++slot) {
+      barrier_init(&full[slot], 1);
+      barrier_init(&empty[slot], Cfg::kConsumers * kClusterM);
+    }
+    barrier_init_fence();
+  }
+  // The cluster's barriers are initialised before any block arrives on or copies to another's.
+  if constexpr (kClusterM > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
+
+  const TileOrder<Cfg> order(c);
+  const int cluster = blockIdx.x / kClusterM;
+  const int step = Cfg::kPersistent ? gridDim.x / kClusterM : order.count();
+  const int slices = (k + kSliceK - 1) / kSliceK;
+
+  if (threadIdx.x / 128 == 0) {
+    // Producer: the ring runs on across tiles (`it` counts slices over all of them), so the
+    // next tile's slices load while the consumers store this one.
+    registers_decrease<Cfg::kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      int it = 0;
+      for (int t = cluster; t < order.count(); t += step) {
+        int row0 = 0;
+        int col0 = 0;
+        order.origin(t, rank, row0, col0);
+        for (int s = 0; s < slices; ++s, ++it) {
+          const int slot = it % kSlots;
+          if (it >= kSlots) barrier_wait(&empty[slot], (it / kSlots - 1) % 2);
+          unsigned char* to = ring + slot * Cfg::kSlotBytes;
+          barrier_expect_bytes(&full[slot], Cfg::kSlotBytes);
+          tma_load(to, &a_map, &full[slot], s * kSliceK, row0);
+          // B: the blocks of a cluster need the same slice; each loads 1/kClusterM of its
+          // boxes and multicasts them to all.
+          constexpr int kBoxes = Cfg::kBlockN / 64 / kClusterM;
+#pragma unroll
+          for (int i = 0; i < kBoxes; ++i) {
+            const int box = static_cast<int>(rank) * kBoxes + i;
+            unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
+            if constexpr (kClusterM > 1) {
+              tma_load_multicast(box_to, &b_map, &full[slot], col0 + box * 64, s * kSliceK,
+                                 (1 << kClusterM) - 1);
+            } else {
+              tma_load(box_to, &b_map, &full[slot], col0 + box * 64, s * kSliceK);
+            }
+          }
+        }
+      }
+    }
+  } else {
+    // Consumers: as stage 17's, tile after tile; slots are handed back to every block of the
+    // cluster (thread r arrives on rank r's barrier).
+    registers_increase<Cfg::kConsumerRegisters>();
+    const int consumer = threadIdx.x / 128 - 1;
+    const int thread = threadIdx.x % 128;
+    auto release = [&](int it) {
+      if (thread < kClusterM) {
+        if constexpr (kClusterM > 1) {
+          barrier_arrive_in_block(&empty[it % kSlots], static_cast<std::uint32_t>(thread));
+        } else {
+          barrier_arrive(&empty[it % kSlots]);
+        }
+      }
+    };
+    constexpr int kStrips = Cfg::kConsumerRows / 64;
+    float acc[kStrips][Cfg::kBlockN / 2];
+    int it = 0;
+    for (int t = cluster; t < order.count(); t += step) {
+      int row0 = 0;
+      int col0 = 0;
+      order.origin(t, rank, row0, col0);
+      for (int s = 0; s < slices; ++s, ++it) {
+        const unsigned char* slot = ring + it % kSlots * Cfg::kSlotBytes;
+        barrier_wait(&full[it % kSlots], it / kSlots % 2);
+        const bf16* a =
+            reinterpret_cast<const bf16*>(slot) + consumer * Cfg::kConsumerRows * kSliceK;
+        const bf16* b = reinterpret_cast<const bf16*>(slot + Cfg::kSliceABytes);
+        wgmma_fence();
+#pragma unroll
+        for (int strip = 0; strip < kStrips; ++strip) {
+          multiply_slice<Cfg::kBlockN>(a + strip * 64 * kSliceK, b, acc[strip], s > 0);
+        }
+        wgmma_commit();
+        wgmma_wait<1>();
+        if (s > 0) release(it - 1);
+      }
+      wgmma_wait<0>();
+      release(it - 1);
+      // Store, while the producer already loads the next tile's first slices.
+#pragma unroll
+      for (int strip = 0; strip < kStrips; ++strip) {
+        const int strip_row = row0 + consumer * Cfg::kConsumerRows + strip * 64;
+        if constexpr (TmaStore) {
+          store_strip_through_tma<Cfg::kBlockN>(&c_map,
+                                                staging + consumer * Cfg::kStagingBytes,
+                                                acc[strip], strip_row, col0, thread,
+                                                1 + consumer);
+        } else {
+          store_strip<Cfg::kBlockN>(c, acc[strip], strip_row, col0, thread);
+        }
+      }
+    }
+    if constexpr (TmaStore) {
+      if (thread == 0) bulk_wait_done();  // the block's last stores have reached C
+    }
+  }
+  // No block leaves while another of its cluster may still arrive on its barriers.
+  if constexpr (kClusterM > 1) cluster_sync();
+}
+
+struct Variant {
+  const char* name;
+  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
+};
+
+// C through TMA stores where it allows them (allows_tma_store) and the variant does, else each
+// thread's float2 / float stores (store_strip).
+template <class Cfg>
+void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const bool tma_store = Cfg::kTmaStore && allows_tma_store(c);
+  auto kernel = tma_store ? gemm_persistent<Cfg, true> : gemm_persistent<Cfg, false>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  Cfg::kSharedBytes));
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  // Without the TMA store the kernel never reads c_map; A's map stands in for it.
+  const CUtensorMap c_map = tma_store ? make_tensor_map_2d(c, 32, 64) : a_map;
+  const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
+  const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  const long long cluster_tiles = (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
+
+  cudaLaunchConfig_t config = {};
+  cudaLaunchAttribute cluster_shape = {};
+  cluster_shape.id = cudaLaunchAttributeClusterDimension;
+  cluster_shape.val.clusterDim.x = Cfg::kClusterM;
+  cluster_shape.val.clusterDim.y = 1;
+  cluster_shape.val.clusterDim.z = 1;
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSharedBytes;
+  config.attrs = &cluster_shape;
+  config.numAttrs = 1;
+  config.gridDim = dim3(static_cast<unsigned>(cluster_tiles * Cfg::kClusterM));
+  long long clusters = cluster_tiles;
+  if constexpr (Cfg::kPersistent) {
+    // As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the
+    // H100), asked of the device rather than assumed, once per device, and no more than there
+    // are tiles.
+    static int asked_device = -1;  // per Cfg; both kernels of a Cfg use the same resources
+    static int resident = 0;
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    if (device != asked_device) {
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &config));
+      asked_device = device;
+    }
+    if (resident < 1) throw CudaError("stage 18: not one cluster of its blocks fits on this GPU");
+    clusters = std::min<long long>(resident, cluster_tiles);
+  }
+  config.gridDim = dim3(static_cast<unsigned>(clusters * Cfg::kClusterM));
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c_map, a.width, c));
+}
+
+// The first is the default; each other one changes one thing (results/search_18_...).
+const Variant kVariants[] = {
+    {"128x256_c2_g8", launch<Config<128, 256, 64, 2, 8, true>>},
+    {"128x256_c2_g8_direct_store", launch<Config<128, 256, 64, 2, 8, true, false>>},
+    {"128x256_c1_g8", launch<Config<128, 256, 64, 1, 8, true>>},         // no cluster
+    {"128x256_c2_g1", launch<Config<128, 256, 64, 2, 1, true>>},         // row order
+    {"128x256_c2_g8_tiled", launch<Config<128, 256, 64, 2, 8, false>>},  // not persistent
+    {"256x128_c2_g8", launch<Config<256, 128, 128, 2, 8, true>>},
+};
+
+const Variant& find(const std::string& config) {
+  for (const Variant& v : kVariants) {
+    if (config == v.name) return v;
+  }
+  throw std::invalid_argument("unknown variant '" + config + "'");
+}
+
+}  // namespace
+
+std::vector<std::string> persistent_configs() {
+  std::vector<std::string> names;
+  for (const Variant& v : kVariants) names.emplace_back(v.name);
+  return names;
+}
+
+GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                    Matrix c) {
+  const Variant& variant = find(config);
+  check_gemm_shapes(a, b, c);
+  require_hopper();
+  if (tma_path(a, b) == GlobalAccess::scalar) {
+    launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
+    return GlobalAccess::scalar;
+  }
+  variant.launch(a, b, c);
+  return GlobalAccess::vector;
+}
+
+}  // namespace ladder
