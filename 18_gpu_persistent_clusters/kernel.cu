@@ -161,12 +161,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           unsigned char* to = ring + slot * Cfg::kSlotBytes;
           barrier_expect_bytes(&full[slot], Cfg::kSlotBytes);
           tma_load(to, &a_map, &full[slot], s * kSliceK, row0);
-          // B: the blocks of a cluster need the same slice; each loads 1/kClusterM of its
-          // boxes and multicasts them to all.
-          constexpr int kBoxes = Cfg::kBlockN / 64 / kClusterM;
+          // B: the blocks of a cluster need the same slice; block r loads boxes r, r +
+          // kClusterM, ... and multicasts each to all.
 #pragma unroll
-          for (int i = 0; i < kBoxes; ++i) {
-            const int box = static_cast<int>(rank) * kBoxes + i;
+          for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += kClusterM) {
             unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
             if constexpr (kClusterM > 1) {
               tma_load_multicast(box_to, &b_map, &full[slot], col0 + box * 64, s * kSliceK,
@@ -244,6 +242,52 @@ struct Variant {
   void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
 };
 
+// How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
+template <class Cfg>
+struct Launch {
+  cudaLaunchAttribute cluster_shape = {};
+  cudaLaunchConfig_t config = {};
+  explicit Launch(long long blocks) {
+    cluster_shape.id = cudaLaunchAttributeClusterDimension;
+    cluster_shape.val.clusterDim.x = Cfg::kClusterM;
+    cluster_shape.val.clusterDim.y = 1;
+    cluster_shape.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSharedBytes;
+    config.attrs = &cluster_shape;
+    config.numAttrs = 1;
+  }
+};
+
+template <class Cfg>
+long long cluster_tiles(const Matrix& c) {
+  const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
+  const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  return (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
+}
+
+// As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the H100),
+// asked of the device rather than assumed, once per device. Both kernels of a Cfg (TMA or
+// direct store) take the same threads, registers and shared memory.
+template <class Cfg>
+int resident_clusters() {
+  static int asked_device = -1;
+  static int resident = 0;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  if (device != asked_device) {
+    auto kernel = gemm_persistent<Cfg, true>;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Cfg::kSharedBytes));
+    Launch<Cfg> one_wave(Cfg::kClusterM);
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &one_wave.config));
+    if (resident < 1) throw CudaError("stage 18: not one cluster of its blocks fits on this GPU");
+    asked_device = device;
+  }
+  return resident;
+}
+
 // C through TMA stores where it allows them (allows_tma_store) and the variant does, else each
 // thread's float2 / float stores (store_strip).
 template <class Cfg>
@@ -256,44 +300,36 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_tensor_map_2d(c, 32, 64) : a_map;
-  const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
-  const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
-  const long long cluster_tiles = (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
+  const long long tiles = cluster_tiles<Cfg>(c);
+  const long long clusters =
+      Cfg::kPersistent ? std::min<long long>(resident_clusters<Cfg>(), tiles) : tiles;
+  Launch<Cfg> launch(clusters * Cfg::kClusterM);
+  CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, a.width, c));
+}
 
-  cudaLaunchConfig_t config = {};
-  cudaLaunchAttribute cluster_shape = {};
-  cluster_shape.id = cudaLaunchAttributeClusterDimension;
-  cluster_shape.val.clusterDim.x = Cfg::kClusterM;
-  cluster_shape.val.clusterDim.y = 1;
-  cluster_shape.val.clusterDim.z = 1;
-  config.blockDim = dim3(Cfg::kThreads);
-  config.dynamicSmemBytes = Cfg::kSharedBytes;
-  config.attrs = &cluster_shape;
-  config.numAttrs = 1;
-  config.gridDim = dim3(static_cast<unsigned>(cluster_tiles * Cfg::kClusterM));
-  long long clusters = cluster_tiles;
-  if constexpr (Cfg::kPersistent) {
-    // As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the
-    // H100), asked of the device rather than assumed, once per device, and no more than there
-    // are tiles.
-    static int asked_device = -1;  // per Cfg; both kernels of a Cfg use the same resources
-    static int resident = 0;
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    if (device != asked_device) {
-      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &config));
-      asked_device = device;
-    }
-    if (resident < 1) throw CudaError("stage 18: not one cluster of its blocks fits on this GPU");
-    clusters = std::min<long long>(resident, cluster_tiles);
+using Wide = Config<128, 256, 64, 2, 8, true>;
+using Narrow = Config<128, 192, 64, 2, 8, true>;
+
+// The default picks the tile width per problem, as libraries do: the one with the smaller
+// waves x tile width, where a wave is as many cluster tiles as clusters fit at once. On the
+// H100 at 4096^3: 256 columns, 4 waves (1,024) against 192, 6 (1,152); on the articles'
+// 1920x1280: 256 columns keep 75 of the 132 SMs busy in its one wave (256), 192 keep 105 (192).
+void launch_best_width(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  auto waves = [](long long tiles, long long resident) { return (tiles + resident - 1) / resident; };
+  const long long wide = waves(cluster_tiles<Wide>(c), resident_clusters<Wide>()) * 256;
+  const long long narrow = waves(cluster_tiles<Narrow>(c), resident_clusters<Narrow>()) * 192;
+  if (narrow < wide) {
+    launch<Narrow>(a, b, c);
+  } else {
+    launch<Wide>(a, b, c);
   }
-  config.gridDim = dim3(static_cast<unsigned>(clusters * Cfg::kClusterM));
-  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c_map, a.width, c));
 }
 
 // The first is the default; each other one changes one thing (results/search_18_...).
 const Variant kVariants[] = {
-    {"128x256_c2_g8", launch<Config<128, 256, 64, 2, 8, true>>},
+    {"128x256or192_c2_g8", launch_best_width},
+    {"128x256_c2_g8", launch<Wide>},
+    {"128x192_c2_g8", launch<Narrow>},
     {"128x256_c2_g8_direct_store", launch<Config<128, 256, 64, 2, 8, true, false>>},
     {"128x256_c1_g8", launch<Config<128, 256, 64, 1, 8, true>>},         // no cluster
     {"128x256_c2_g1", launch<Config<128, 256, 64, 2, 1, true>>},         // row order

@@ -7,7 +7,7 @@ n256), so the wrappers are generated rather than typed. Run from the repository 
 """
 from pathlib import Path
 
-WIDTHS = (128, 256)  # the N of m64nNk16 that stages 16-18 use
+WIDTHS = (128, 192, 256)  # the N of m64nNk16 that stages 16-18 use
 
 
 def wrapper(n: int) -> str:
