@@ -309,29 +309,48 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
 
 using Wide = Config<128, 256, 64, 2, 8, true>;
 using Narrow = Config<128, 192, 64, 2, 8, true>;
+using WideAlone = Config<128, 256, 64, 1, 8, true>;
+using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
 
-// The default picks the tile width per problem, as libraries do: the one with the smaller
-// waves x tile width, where a wave is as many cluster tiles as clusters fit at once. On the
-// H100 at 4096^3: 256 columns, 4 waves (1,024) against 192, 6 (1,152); on the articles'
-// 1920x1280: 256 columns keep 75 of the 132 SMs busy in its one wave (256), 192 keep 105 (192).
+// Waves x tile width: the time a tiling takes in units of one wave of 128 x 1 tiles, counting
+// a partly filled last wave as full.
+template <class Cfg>
+long long wave_width(const Matrix& c) {
+  const long long resident = resident_clusters<Cfg>();
+  return (cluster_tiles<Cfg>(c) + resident - 1) / resident * Cfg::kBlockN;
+}
+
+// The default picks its tiling per problem, as libraries do, by two rules measured on the
+// H100 (results/search_18_gpu_persistent_clusters.md). Clusters pay only past one wave: where
+// every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
+// gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
+// where they shorten waves x width by at least 10%: they fill a wave better, but run about 2%
+// slower than 256-wide ones in a full wave (8192^3), so 4096^3 and 8192^3 keep 256.
+template <class W, class N>
 void launch_best_width(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  auto waves = [](long long tiles, long long resident) { return (tiles + resident - 1) / resident; };
-  const long long wide = waves(cluster_tiles<Wide>(c), resident_clusters<Wide>()) * 256;
-  const long long narrow = waves(cluster_tiles<Narrow>(c), resident_clusters<Narrow>()) * 192;
-  if (narrow < wide) {
-    launch<Narrow>(a, b, c);
+  if (10 * wave_width<N>(c) < 9 * wave_width<W>(c)) {
+    launch<N>(a, b, c);
   } else {
-    launch<Wide>(a, b, c);
+    launch<W>(a, b, c);
+  }
+}
+void launch_best(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const bool one_wave = cluster_tiles<WideAlone>(c) <= resident_clusters<WideAlone>();
+  if (one_wave) {
+    launch_best_width<WideAlone, NarrowAlone>(a, b, c);
+  } else {
+    launch_best_width<Wide, Narrow>(a, b, c);
   }
 }
 
 // The first is the default; each other one changes one thing (results/search_18_...).
 const Variant kVariants[] = {
-    {"128x256or192_c2_g8", launch_best_width},
+    {"by_size", launch_best},
     {"128x256_c2_g8", launch<Wide>},
     {"128x192_c2_g8", launch<Narrow>},
+    {"128x192_c1_g8", launch<NarrowAlone>},
     {"128x256_c2_g8_direct_store", launch<Config<128, 256, 64, 2, 8, true, false>>},
-    {"128x256_c1_g8", launch<Config<128, 256, 64, 1, 8, true>>},         // no cluster
+    {"128x256_c1_g8", launch<WideAlone>},                                // no cluster
     {"128x256_c2_g1", launch<Config<128, 256, 64, 2, 1, true>>},         // row order
     {"128x256_c2_g8_tiled", launch<Config<128, 256, 64, 2, 8, false>>},  // not persistent
     {"256x128_c2_g8", launch<Config<256, 128, 128, 2, 8, true>>},
