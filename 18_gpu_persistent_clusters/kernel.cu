@@ -36,8 +36,9 @@ struct Config {
   static constexpr int kSliceABytes = BlockM * kSliceK * 2;
   static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceK * 2;
   // The epilogue's staging: per consumer, 64 rows x 64 FP32 columns as two 32-column boxes
-  // (128-byte rows, swizzled as TMA reads them): 16 KB. 4 x 48 KB slots + 2 x 16 KB + 1 KB
-  // of alignment + barriers = 230,464 bytes, just under the H100's 232,448 per block.
+  // (128-byte rows, swizzled as TMA reads them): 16 KB. For 128 x 256 tiles, 4 x 48 KB slots
+  // + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the H100's 232,448
+  // a block.
   static constexpr int kStagingBytes = 64 * 64 * 4;
   static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes +
                                       kConsumers * kStagingBytes + 2 * kSlots * 8;
@@ -73,9 +74,10 @@ struct TileOrder {
 
 // Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
 // Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
-// 128-byte swizzle (16-byte chunk q of row r at chunk q ^ (r % 8), which spreads a warp's
-// 8 rows over all banks), and one thread hands the two 32-column boxes to TMA, which clips
-// them at C's edges. The consumer moves on once the copy engine has read the buffer, not when
+// 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),
+// and one thread hands the two 32-column boxes to TMA, which clips them at C's edges. The
+// 8-byte stores are served a half-warp at a time, whose 4 rows reach only 4 of the 8 chunk
+// positions: 2-way bank conflicts (Nsight Compute: 4.7 wavefronts a request, 2 ideal). The consumer moves on once the copy engine has read the buffer, not when
 // the bytes reach memory: the writes to C overlap the next tile's products.
 template <int N>
 __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
@@ -277,7 +279,7 @@ int resident_clusters() {
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   if (device != asked_device) {
-    auto kernel = gemm_persistent<Cfg, true>;
+    auto kernel = gemm_persistent<Cfg, Cfg::kTmaStore>;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Cfg::kSharedBytes));
     Launch<Cfg> one_wave(Cfg::kClusterM);
@@ -293,7 +295,11 @@ int resident_clusters() {
 template <class Cfg>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   const bool tma_store = Cfg::kTmaStore && allows_tma_store(c);
-  auto kernel = tma_store ? gemm_persistent<Cfg, true> : gemm_persistent<Cfg, false>;
+  // Only a Cfg with the TMA store builds that kernel: an ablation without it has one kernel.
+  auto kernel = gemm_persistent<Cfg, false>;
+  if constexpr (Cfg::kTmaStore) {
+    if (tma_store) kernel = gemm_persistent<Cfg, true>;
+  }
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   Cfg::kSharedBytes));
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
@@ -303,8 +309,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   const long long tiles = cluster_tiles<Cfg>(c);
   const long long clusters =
       Cfg::kPersistent ? std::min<long long>(resident_clusters<Cfg>(), tiles) : tiles;
-  Launch<Cfg> launch(clusters * Cfg::kClusterM);
-  CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, a.width, c));
+  Launch<Cfg> grid(clusters * Cfg::kClusterM);
+  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c));
 }
 
 using Wide = Config<128, 256, 64, 2, 8, true>;
@@ -312,8 +318,8 @@ using Narrow = Config<128, 192, 64, 2, 8, true>;
 using WideAlone = Config<128, 256, 64, 1, 8, true>;
 using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
 
-// Waves x tile width: the time a tiling takes in units of one wave of 128 x 1 tiles, counting
-// a partly filled last wave as full.
+// Waves x tile width, a proxy for a tiling's run time: a partly filled last wave counts as a
+// full one, and a wave of wider tiles takes proportionally longer.
 template <class Cfg>
 long long wave_width(const Matrix& c) {
   const long long resident = resident_clusters<Cfg>();
@@ -324,8 +330,8 @@ long long wave_width(const Matrix& c) {
 // H100 (results/search_18_gpu_persistent_clusters.md). Clusters pay only past one wave: where
 // every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
 // gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
-// where they shorten waves x width by at least 10%: they fill a wave better, but run about 2%
-// slower than 256-wide ones in a full wave (8192^3), so 4096^3 and 8192^3 keep 256.
+// where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%
+// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256.
 template <class W, class N>
 void launch_best_width(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   if (10 * wave_width<N>(c) < 9 * wave_width<W>(c)) {

@@ -48,14 +48,14 @@ std::vector<test::GemmCase> part4_cases() {
           {129, 257, 1000}};
 }
 
-// Stages 16-18: Part 4's shapes, and one with more output tiles than an H100 has SMs (132)
-// for any tile up to 128x256 or 256x128, so that stage 18's persistent blocks each take a
-// second tile, after a first whose store may still be under way; K = 72 ends in a partial
-// slice. Kept under compute-sanitizer too: the second tile is where a ring slot or a barrier
-// phase carried over from the first would show.
+// Stages 16-18: Part 4's shapes, and one with more output tiles than an H100 holds at once
+// for any tile up to 128x256 or 256x128, so that some of stage 18's persistent blocks take a
+// second tile, after a first whose store may still be under way. K = 200 is four slices, the
+// last partial: the second tile's slices reuse all four ring slots with the other barrier
+// parity, where a slot or a phase carried over wrongly from the first tile would show.
 std::vector<test::GemmCase> hopper_cases() {
   std::vector<test::GemmCase> cases = part4_cases();
-  cases.push_back({2100, 2100, 72});
+  cases.push_back({2100, 2100, 200});
   return cases;
 }
 
