@@ -10,6 +10,7 @@ Needs matplotlib (Debian: python3-matplotlib).
 Where the CSVs hold tensor-core stages (Part 4: their ceiling is cuBLAS BF16), the two GEMM
 charts get a second panel for them, beside the FP32 stages' (Parts 1-3): each panel draws its
 own ceiling (cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak), never the other's.
+Their labels are cut, never rounded up: a bar at 99.96% of cuBLAS reads 99.9%, not 100%.
 
 Exit codes: 0 charts written; 2 something it needs is missing, with one line saying what:
 matplotlib, or a CSV (absent, or not one that ladder.py wrote), the same code the other
@@ -17,6 +18,7 @@ scripts give when their tool (ncu, cuobjdump) or an input is missing.
 """
 import argparse
 import csv
+import math
 import os
 import re
 import sys
@@ -98,6 +100,32 @@ def size_of(problem):
     return int(re.findall(r"\d+", problem)[0])
 
 
+def cut(value, decimals=0):
+    """value with thousands separators, cut (never rounded up) to decimals places: a bar at
+    99.96% of cuBLAS reads 99.9%, never 100%, and 5.52 GFLOP/s reads 5.5, never 6."""
+    scale = 10 ** decimals
+    # The nudge keeps a float just under an exact figure there: 0.29 * 100 = 28.999999999999996
+    # reads 29.0, not 28.9.
+    return f"{math.floor(value * scale + 1e-9) / scale:,.{decimals}f}"
+
+
+def rate_label(rate):
+    """A rate as the charts print it: whole GFLOP/s, or one decimal below 100."""
+    return cut(rate, 1 if rate < 100 else 0)
+
+
+def wrap_name(stage, width=16):
+    """A stage's folder name broken after its underscores into lines of at most width
+    characters where it can: 18_gpu_persistent_clusters over three lines, 18_gpu_ then
+    persistent_ then clusters; 12_gpu_pipelined stays on one."""
+    lines = [""]
+    for part in re.findall(r"[^_]+_?", stage):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
+
+
 def best_bars(gemm):
     """The best variant of each stage, in order: (x label, rate, its row, its program's rows)."""
     bars = []
@@ -108,7 +136,7 @@ def best_bars(gemm):
             top = max(own, key=lambda r: float(r["rate"]))
             # The variant up to its first comma (Part 3 names its tiling in full), wrapped.
             variant = textwrap.fill(top["variant"].split(",")[0].replace("_", " "), 16)
-            bars.append((f"{stage}\n{variant}", float(top["rate"]), top, program))
+            bars.append((f"{wrap_name(stage)}\n{variant}", float(top["rate"]), top, program))
     return bars
 
 
@@ -126,7 +154,7 @@ def fp32_panel(ax, gemm, rows, title):
     for bar, small in zip(bars, smaller):
         if small:
             bar.set_hatch("//")
-    ax.bar_label(bars, labels=[f"{r:,.0f}" for r in rates], fontsize=8)
+    ax.bar_label(bars, labels=[rate_label(r) for r in rates], fontsize=8)
     others = sorted({r["problem"] for r in gemm} - {main_problem})
     if others:
         ax.bar([], [], color="#8c8c8c", hatch="//",
@@ -135,10 +163,10 @@ def fp32_panel(ax, gemm, rows, title):
     cublas = fastest_ceiling(gemm, "cuBLAS")
     if cublas:
         name, rate, runs = cublas
-        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate:,.0f})")
+        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate_label(rate)})")
     peak = peak_gflops(rows)
     if peak:
-        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"FP32 peak ({peak:,.0f})")
+        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"FP32 peak ({rate_label(peak)})")
     ax.set_yscale("log")
     ax.set_ylabel("GFLOP/s (log scale)")
     ax.set_xticks(range(len(stages)), stages, fontsize=7)
@@ -156,18 +184,18 @@ def tensor_panel(ax, gemm, rows, title):
     for _, rate, top, program in bars_data:
         own = next((r for r in program if r["role"] == "ceiling"), None)
         # The ceiling's name up to its bracket: "cuBLAS BF16", the legend giving it in full.
-        labels.append(f"{rate:,.0f}" + (f"\n{100 * rate / float(own['rate']):.0f}% of its own\n"
-                                        f"{own['variant'].split(' (')[0]}" if own else ""))
+        labels.append(rate_label(rate) + (f"\n{cut(100 * rate / float(own['rate']), 1)}% of its own\n"
+                                          f"{own['variant'].split(' (')[0]}" if own else ""))
     problems = sorted({top["problem"] for _, _, top, _ in bars_data})
     bars = ax.bar(range(len(rates)), rates, color="#55a868", label=f"stages, on {'; '.join(problems)}")
     ax.bar_label(bars, labels=labels, fontsize=7)
     cublas = fastest_ceiling(gemm, "cuBLAS")
     if cublas:
         name, rate, runs = cublas
-        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate:,.0f})")
+        ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate_label(rate)})")
     peak = peak_gflops(rows, "BF16")
     if peak:
-        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"BF16 peak ({peak:,.0f})")
+        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"BF16 peak ({rate_label(peak)})")
     ax.set_ylim(0, 1.1 * max(rates + [cublas[1] if cublas else 0, peak or 0]))
     ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
     ax.set_ylabel("GFLOP/s (linear scale)")

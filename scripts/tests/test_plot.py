@@ -100,6 +100,18 @@ class PlotTest(ScriptTest):
         self.assertEqual(plot.size_of("A 512x512 * B 512x512 (BF16)"), 512)
         self.assertEqual(plot.size_of("8192x8192 floats"), 8192)
 
+    def test_labels_are_cut_never_rounded_up(self):
+        self.assertEqual(plot.cut(99.96, 1), "99.9")
+        self.assertEqual(plot.cut(100 * 749165.774 / 751920.020, 1), "99.6")
+        self.assertEqual(plot.cut(0.29 * 100, 1), "29.0")  # 28.999999999999996 in floats
+        self.assertEqual(plot.rate_label(5.516), "5.5")
+        self.assertEqual(plot.rate_label(698141.623), "698,141")
+
+    def test_stage_names_wrap_after_underscores(self):
+        self.assertEqual(plot.wrap_name("18_gpu_persistent_clusters"),
+                         "18_gpu_\npersistent_\nclusters")
+        self.assertEqual(plot.wrap_name("16_gpu_tma_wgmma"), "16_gpu_tma_wgmma")
+
     def test_without_matplotlib(self):
         # A matplotlib that cannot be imported, first on the path, wherever the real one is.
         package = os.path.join(self.folder, "no_matplotlib", "matplotlib")
