@@ -1,5 +1,7 @@
 #include "16_gpu_tma_wgmma/kernel.hpp"
 
+#include <stdexcept>
+
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
 #include "common/cuda_check.hpp"
@@ -11,20 +13,30 @@ namespace {
 
 using namespace hopper;
 
-// A 128 x 256 tile of C per block: two warpgroups, each 64 rows x 256 columns (one
-// m64n256k16 per 16-deep step, 128 accumulator registers a thread). Three ring slots of a
-// 128 x 64 slice of A and a 64 x 256 slice of B (four 64 x 64 boxes): 48 KB a slot.
-constexpr int kBlockM = 128;
-constexpr int kBlockN = 256;
-constexpr int kSlots = 3;
-constexpr int kThreads = kBlockM / 64 * 128;
-constexpr int kSliceABytes = kBlockM * kSliceK * 2;
-constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceK * 2;
-constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + kSlots * 8;
+// A 128 x BlockN tile of C per block: two warpgroups, each 64 rows x BlockN columns (one
+// m64nBlockNk16 per 16-deep step). Three ring slots of a 128 x 64 slice of A and a 64 x BlockN
+// slice of B (BlockN / 64 boxes of 64 x 64). The default is 256 wide: 128 accumulator
+// registers a thread, 48 KB a slot; 128 wide is the ablation that isolates the wider tile.
+template <int BlockN>
+struct Tile {
+  static constexpr int kBlockM = 128;
+  static constexpr int kBlockN = BlockN;
+  static constexpr int kSlots = 3;
+  static constexpr int kThreads = kBlockM / 64 * 128;
+  static constexpr int kSliceABytes = kBlockM * kSliceK * 2;
+  static constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceK * 2;
+  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + kSlots * 8;
+};
 
-__global__ void __launch_bounds__(kThreads)
+template <class T>
+__global__ void __launch_bounds__(T::kThreads)
     gemm_tma_wgmma(const __grid_constant__ CUtensorMap a_map,
                    const __grid_constant__ CUtensorMap b_map, int k, Matrix c) {
+  constexpr int kBlockM = T::kBlockM;
+  constexpr int kBlockN = T::kBlockN;
+  constexpr int kSlots = T::kSlots;
+  constexpr int kSliceABytes = T::kSliceABytes;
+  constexpr int kSlotBytes = T::kSlotBytes;
   extern __shared__ unsigned char shared[];
   unsigned char* ring = align_to_swizzle(shared);
   std::uint64_t* landed = reinterpret_cast<std::uint64_t*>(ring + kSlots * kSlotBytes);
@@ -34,8 +46,8 @@ __global__ void __launch_bounds__(kThreads)
   const int slices = (k + kSliceK - 1) / kSliceK;
   const int warpgroup = threadIdx.x / 128;
 
-  // Load: thread 0 asks TMA for slice s (one box of A, four of B) into slot s % kSlots; the
-  // slot's barrier completes when all its bytes have landed.
+  // Load: thread 0 asks TMA for slice s (one box of A, BlockN / 64 of B) into slot
+  // s % kSlots; the slot's barrier completes when all its bytes have landed.
   auto load_slice = [&](int s) {
     unsigned char* slot = ring + s % kSlots * kSlotBytes;
     std::uint64_t* bar = &landed[s % kSlots];
@@ -72,6 +84,31 @@ __global__ void __launch_bounds__(kThreads)
   store_strip<kBlockN>(c, acc, row0 + warpgroup * 64, col0, threadIdx.x % 128);
 }
 
+template <class T>
+void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  // A's boxes are 64 columns (one 128-byte swizzle row) x 128 rows; B's 64 x 64.
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, T::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  CUDA_CHECK(cudaFuncSetAttribute(gemm_tma_wgmma<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  T::kSharedBytes));
+  const long long tiles = static_cast<long long>((c.height + T::kBlockM - 1) / T::kBlockM) *
+                          ((c.width + T::kBlockN - 1) / T::kBlockN);
+  gemm_tma_wgmma<T><<<static_cast<unsigned>(tiles), T::kThreads, T::kSharedBytes>>>(
+      a_map, b_map, a.width, c);
+  CUDA_CHECK_LAUNCH();
+}
+
+struct Variant {
+  const char* name;
+  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
+};
+
+// The first is the default.
+const Variant kVariants[] = {
+    {"128x256_s3", launch<Tile<256>>},
+    {"128x128_s3", launch<Tile<128>>},  // the ablation: stage 15's tile width
+};
+
 }  // namespace
 
 GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
@@ -79,24 +116,31 @@ GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
   return empty ? GlobalAccess::scalar : sixteen_byte_path({a, b});
 }
 
-GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+std::vector<std::string> tma_wgmma_configs() {
+  std::vector<std::string> names;
+  for (const Variant& v : kVariants) names.emplace_back(v.name);
+  return names;
+}
+
+GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                   Matrix c) {
+  const Variant* variant = nullptr;
+  for (const Variant& v : kVariants) {
+    if (config == v.name) variant = &v;
+  }
+  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + config + "'");
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) == GlobalAccess::scalar) {
     launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
     return GlobalAccess::scalar;
   }
-  // A's boxes are 64 columns (one 128-byte swizzle row) x 128 rows; B's 64 x 64.
-  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
-  CUDA_CHECK(cudaFuncSetAttribute(gemm_tma_wgmma, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kSharedBytes));
-  const long long tiles = static_cast<long long>((c.height + kBlockM - 1) / kBlockM) *
-                          ((c.width + kBlockN - 1) / kBlockN);
-  gemm_tma_wgmma<<<static_cast<unsigned>(tiles), kThreads, kSharedBytes>>>(a_map, b_map, a.width,
-                                                                           c);
-  CUDA_CHECK_LAUNCH();
+  variant->launch(a, b, c);
   return GlobalAccess::vector;
+}
+
+GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  return launch_gemm_tma_wgmma(kVariants[0].name, a, b, c);
 }
 
 }  // namespace ladder

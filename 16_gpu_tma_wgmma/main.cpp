@@ -1,9 +1,11 @@
 // Stage 16: TMA copies into a ring of shared-memory slots and wgmma multiplying from them,
 // timed against stage 15 (its default tiling) and cuBLAS with BF16 operands in the same run.
-// sm_90a only: every other GPU exits 77.
+// --config all adds the ablation with stage 15's tile width. sm_90a only: every other GPU
+// exits 77.
 //   cmake --preset native && cmake --build --preset native --target 16_gpu_tma_wgmma
 //   build-native/bin/16_gpu_tma_wgmma --help
 #include <string>
+#include <vector>
 
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
@@ -23,8 +25,14 @@ int stage_main(int argc, char** argv) {
                   "TMA copies into a ring of shared-memory slots, wgmma multiplying from them");
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::tma_wgmma_configs();
+  std::string config = configs.front();
+  std::vector<std::string> choices = configs;
+  choices.push_back("all");
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
+  cli.add_choice("--config", &config, choices,
+                 "the tiling: the default (first) or the ablation; all runs both");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
   ladder::require_hopper();
@@ -38,8 +46,13 @@ int stage_main(int argc, char** argv) {
             });
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
-  bench.run(report, "TMA + wgmma, " + path, ladder::Role::stage,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_tma_wgmma(a, b, c); });
+  for (const std::string& name : configs) {
+    if (config != "all" && config != name) continue;
+    bench.run(report, "TMA + wgmma " + name + ", " + path, ladder::Role::stage,
+              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_tma_wgmma(name, a, b, c);
+              });
+  }
   bench.run_cublas(report);
   return report.print(options.csv);
 }

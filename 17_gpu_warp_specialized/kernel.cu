@@ -1,5 +1,7 @@
 #include "17_gpu_warp_specialized/kernel.hpp"
 
+#include <stdexcept>
+
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
 #include "16_gpu_tma_wgmma/kernel.hpp"
@@ -12,26 +14,40 @@ namespace {
 
 using namespace hopper;
 
-// A 256 x 128 tile of C per block. Warpgroup 0 is the producer; warpgroups 1 and 2 are the
-// consumers, each 128 rows x 128 columns (two m64n128k16 per step, 128 accumulator registers
-// a thread). Four ring slots of a 256 x 64 slice of A and a 64 x 128 slice of B: 48 KB a slot.
-constexpr int kBlockM = 256;
-constexpr int kBlockN = 128;
-constexpr int kSlots = 4;
-constexpr int kConsumers = 2;
-constexpr int kConsumerRows = kBlockM / kConsumers;
-constexpr int kThreads = (1 + kConsumers) * 128;
-constexpr int kSliceABytes = kBlockM * kSliceK * 2;
-constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceK * 2;
-constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + 2 * kSlots * 8;
+// A BlockM x BlockN tile of C per block. Warpgroup 0 is the producer; warpgroups 1 and 2 are
+// the consumers, each BlockM / 2 rows. The default, 256 x 128: consumers of 128 rows (two
+// m64n128k16 per step, 128 accumulator registers a thread), four ring slots of a 256 x 64
+// slice of A and a 64 x 128 slice of B, 48 KB a slot. KeepOneInFlight: a consumer waits with
+// wgmma.wait_group 1 and hands back the previous slice's slot; without it (the ablation),
+// wait_group 0 and the current slot.
+template <int BlockM, int BlockN, bool KeepOneInFlight>
+struct Tile {
+  static constexpr int kBlockM = BlockM;
+  static constexpr int kBlockN = BlockN;
+  static constexpr bool kKeepOneInFlight = KeepOneInFlight;
+  static constexpr int kSlots = 4;
+  static constexpr int kConsumers = 2;
+  static constexpr int kConsumerRows = BlockM / kConsumers;
+  static constexpr int kThreads = (1 + kConsumers) * 128;
+  static constexpr int kSliceABytes = BlockM * kSliceK * 2;
+  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceK * 2;
+  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + 2 * kSlots * 8;
+};
 // setmaxnreg: 384 threads start with 168 registers each (65536 / 384, rounded down to 8); the
 // producer keeps 40, so each consumer thread can have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
 
-__global__ void __launch_bounds__(kThreads, 1)
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 1)
     gemm_warp_specialized(const __grid_constant__ CUtensorMap a_map,
                           const __grid_constant__ CUtensorMap b_map, int k, Matrix c) {
+  constexpr int kBlockM = T::kBlockM;
+  constexpr int kBlockN = T::kBlockN;
+  constexpr int kSlots = T::kSlots;
+  constexpr int kConsumerRows = T::kConsumerRows;
+  constexpr int kSliceABytes = T::kSliceABytes;
+  constexpr int kSlotBytes = T::kSlotBytes;
   extern __shared__ unsigned char shared[];
   unsigned char* ring = align_to_swizzle(shared);
   // full[slot]: the slot's bytes have landed. empty[slot]: both consumers are done with it.
@@ -44,7 +60,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x == 0) {
     for (int slot = 0; slot < kSlots; ++slot) {
       barrier_init(&full[slot], 1);
-      barrier_init(&empty[slot], kConsumers);
+      barrier_init(&empty[slot], T::kConsumers);
     }
     barrier_init_fence();
   }
@@ -88,8 +104,13 @@ __global__ void __launch_bounds__(kThreads, 1)
         multiply_slice<kBlockN>(a + strip * 64 * kSliceK, b, acc[strip], s > 0);
       }
       wgmma_commit();
-      wgmma_wait<1>();
-      if (s > 0) release(s - 1);
+      if constexpr (T::kKeepOneInFlight) {
+        wgmma_wait<1>();
+        if (s > 0) release(s - 1);
+      } else {
+        wgmma_wait<0>();
+        release(s);
+      }
     }
     wgmma_wait<0>();
     // Store.
@@ -101,25 +122,58 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
+template <class T>
+void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, T::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  CUDA_CHECK(cudaFuncSetAttribute(gemm_warp_specialized<T>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSharedBytes));
+  const long long tiles = static_cast<long long>((c.height + T::kBlockM - 1) / T::kBlockM) *
+                          ((c.width + T::kBlockN - 1) / T::kBlockN);
+  gemm_warp_specialized<T><<<static_cast<unsigned>(tiles), T::kThreads, T::kSharedBytes>>>(
+      a_map, b_map, a.width, c);
+  CUDA_CHECK_LAUNCH();
+}
+
+struct Variant {
+  const char* name;
+  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
+};
+
+// The first is the default; each other one changes one thing.
+const Variant kVariants[] = {
+    {"256x128_s4", launch<Tile<256, 128, true>>},
+    {"256x128_s4_wait0", launch<Tile<256, 128, false>>},  // wait_group 0, no slice in flight
+    {"128x256_s4", launch<Tile<128, 256, true>>},         // consumers of 64 rows x 256
+};
+
 }  // namespace
 
-GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+std::vector<std::string> warp_specialized_configs() {
+  std::vector<std::string> names;
+  for (const Variant& v : kVariants) names.emplace_back(v.name);
+  return names;
+}
+
+GlobalAccess launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a,
+                                          MatrixBf16 b, Matrix c) {
+  const Variant* variant = nullptr;
+  for (const Variant& v : kVariants) {
+    if (config == v.name) variant = &v;
+  }
+  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + config + "'");
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) == GlobalAccess::scalar) {
     launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
     return GlobalAccess::scalar;
   }
-  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
-  CUDA_CHECK(cudaFuncSetAttribute(gemm_warp_specialized,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  const long long tiles = static_cast<long long>((c.height + kBlockM - 1) / kBlockM) *
-                          ((c.width + kBlockN - 1) / kBlockN);
-  gemm_warp_specialized<<<static_cast<unsigned>(tiles), kThreads, kSharedBytes>>>(a_map, b_map,
-                                                                                  a.width, c);
-  CUDA_CHECK_LAUNCH();
+  variant->launch(a, b, c);
   return GlobalAccess::vector;
+}
+
+GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  return launch_gemm_warp_specialized(kVariants[0].name, a, b, c);
 }
 
 }  // namespace ladder

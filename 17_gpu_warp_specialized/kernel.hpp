@@ -3,13 +3,25 @@
 // and setmaxnreg moves registers from the producer to the consumers. sm_90a only.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/vector_access.hpp"
 
 namespace ladder {
 
-// c = a * b on device views, any sizes and strides; the path as launch_gemm_tma_wgmma's.
+// The variants this stage is built with, by name; the first is the default, each other one
+// changes one thing (the ablations).
+std::vector<std::string> warp_specialized_configs();
+
+// c = a * b on device views with the named variant, any sizes and strides; the path as
+// launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
+GlobalAccess launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a,
+                                          MatrixBf16 b, Matrix c);
+
+// The same with the default variant.
 GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

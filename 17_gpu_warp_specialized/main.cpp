@@ -1,9 +1,11 @@
 // Stage 17: warp specialisation, a producer warpgroup issuing TMA copies and two consumer
 // warpgroups multiplying with wgmma, timed against stage 16 and cuBLAS with BF16 operands in
-// the same run. sm_90a only: every other GPU exits 77.
+// the same run. --config all adds its ablations (wait_group 0; 128 x 256 tiles). sm_90a only:
+// every other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 17_gpu_warp_specialized
 //   build-native/bin/17_gpu_warp_specialized --help
 #include <string>
+#include <vector>
 
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
@@ -24,8 +26,14 @@ int stage_main(int argc, char** argv) {
                   "slots over mbarriers");
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::warp_specialized_configs();
+  std::string config = configs.front();
+  std::vector<std::string> choices = configs;
+  choices.push_back("all");
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
+  cli.add_choice("--config", &config, choices,
+                 "the variant: the default (first) or one change to it; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
   ladder::require_hopper();
@@ -36,10 +44,13 @@ int stage_main(int argc, char** argv) {
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_tma_wgmma(a, b, c); });
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
-  bench.run(report, "warp-specialized, " + path, ladder::Role::stage,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_warp_specialized(a, b, c);
-            });
+  for (const std::string& name : configs) {
+    if (config != "all" && config != name) continue;
+    bench.run(report, "warp-specialized " + name + ", " + path, ladder::Role::stage,
+              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_warp_specialized(name, a, b, c);
+              });
+  }
   bench.run_cublas(report);
   return report.print(options.csv);
 }

@@ -220,18 +220,24 @@ TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13]
 TEST_CASE("16 TMA + wgmma matches the reference on every shape and layout, and falls back to "
           "stage 15 where TMA cannot copy",
           "[gpu][sm90][stage16]") {
-  check_part4({{"TMA + wgmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                  return launch_gemm_tma_wgmma(a, b, c);
-                }}},
-              hopper_cases());
+  std::vector<Variant> variants;
+  for (const std::string& name : tma_wgmma_configs()) {
+    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_tma_wgmma(name, a, b, c);
+                        }});
+  }
+  check_part4(variants, hopper_cases());
 }
 
 TEST_CASE("17 warp-specialized matches the reference on every shape and layout",
           "[gpu][sm90][stage17]") {
-  check_part4({{"warp-specialized", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                  return launch_gemm_warp_specialized(a, b, c);
-                }}},
-              hopper_cases());
+  std::vector<Variant> variants;
+  for (const std::string& name : warp_specialized_configs()) {
+    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_warp_specialized(name, a, b, c);
+                        }});
+  }
+  check_part4(variants, hopper_cases());
 }
 
 TEST_CASE("18 persistent clusters: every variant matches the reference on every shape and "
@@ -262,4 +268,9 @@ TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",
   DeviceMatrixBf16 fine(16, 8);
   REQUIRE_THROWS_AS(launch_gemm_persistent("no-such-variant", a.view(), fine.view(), c.view()),
                     std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_tma_wgmma("no-such-variant", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(
+      launch_gemm_warp_specialized("no-such-variant", a.view(), fine.view(), c.view()),
+      std::invalid_argument);
 }
