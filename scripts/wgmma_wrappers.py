@@ -34,15 +34,21 @@ def wrapper(n: int) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
-    out = Path(__file__).resolve().parent.parent / "16_gpu_tma_wgmma" / "wgmma.cuh"
+HEADER = Path(__file__).resolve().parent.parent / "16_gpu_tma_wgmma" / "wgmma.cuh"
+
+
+def header_text() -> str:
+    """The whole of wgmma.cuh."""
     body = "\n\n".join(wrapper(n) for n in WIDTHS)
-    out.write_text(
-        "// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
-        "// wgmma.mma_async for BF16 operands and FP32 accumulators, one function per N.\n"
-        "#pragma once\n\n#include <cstdint>\n\nnamespace ladder::hopper {\n\n"
-        f"{body}\n\n}}  // namespace ladder::hopper\n")
-    print(f"wrote {out}")
+    return ("// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
+            "// wgmma.mma_async for BF16 operands and FP32 accumulators, one function per N.\n"
+            "#pragma once\n\n#include <cstdint>\n\nnamespace ladder::hopper {\n\n"
+            f"{body}\n\n}}  // namespace ladder::hopper\n")
+
+
+def main() -> int:
+    HEADER.write_text(header_text())
+    print(f"wrote {HEADER}")
     return 0
 
 
