@@ -1,9 +1,11 @@
 #include "16_gpu_tma_wgmma/kernel.hpp"
 
+#include <iterator>
 #include <stdexcept>
 
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
+#include "16_gpu_tma_wgmma/variants.hpp"
 #include "common/cuda_check.hpp"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
@@ -98,13 +100,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   CUDA_CHECK_LAUNCH();
 }
 
-struct Variant {
-  const char* name;
-  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
-};
-
 // The first is the default.
-const Variant kVariants[] = {
+const HopperVariant kVariants[] = {
     {"128x256_s3", launch<Tile<256>>},
     {"128x128_s3", launch<Tile<128>>},  // the ablation: stage 15's tile width
 };
@@ -116,19 +113,20 @@ GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
   return empty ? GlobalAccess::scalar : sixteen_byte_path({a, b});
 }
 
-std::vector<std::string> tma_wgmma_configs() {
+std::vector<std::string> variant_names(const HopperVariant* variants, std::size_t count) {
   std::vector<std::string> names;
-  for (const Variant& v : kVariants) names.emplace_back(v.name);
+  for (std::size_t i = 0; i < count; ++i) names.emplace_back(variants[i].name);
   return names;
 }
 
-GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+GlobalAccess launch_hopper_variant(const HopperVariant* variants, std::size_t count,
+                                   const std::string& name, MatrixBf16 a, MatrixBf16 b,
                                    Matrix c) {
-  const Variant* variant = nullptr;
-  for (const Variant& v : kVariants) {
-    if (config == v.name) variant = &v;
+  const HopperVariant* variant = nullptr;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (name == variants[i].name) variant = &variants[i];
   }
-  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + config + "'");
+  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + name + "'");
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) == GlobalAccess::scalar) {
@@ -137,6 +135,15 @@ GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, Matr
   }
   variant->launch(a, b, c);
   return GlobalAccess::vector;
+}
+
+std::vector<std::string> tma_wgmma_configs() {
+  return variant_names(kVariants, std::size(kVariants));
+}
+
+GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                   Matrix c) {
+  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
 }
 
 GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {

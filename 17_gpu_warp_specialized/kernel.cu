@@ -1,12 +1,10 @@
 #include "17_gpu_warp_specialized/kernel.hpp"
 
-#include <stdexcept>
+#include <iterator>
 
-#include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
-#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "16_gpu_tma_wgmma/variants.hpp"
 #include "common/cuda_check.hpp"
-#include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder {
@@ -135,13 +133,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   CUDA_CHECK_LAUNCH();
 }
 
-struct Variant {
-  const char* name;
-  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
-};
-
 // The first is the default; each other one changes one thing.
-const Variant kVariants[] = {
+const HopperVariant kVariants[] = {
     {"256x128_s4", launch<Tile<256, 128, true>>},
     {"256x128_s4_wait0", launch<Tile<256, 128, false>>},  // wait_group 0, no slice in flight
     {"128x256_s4", launch<Tile<128, 256, true>>},         // consumers of 64 rows x 256
@@ -150,26 +143,12 @@ const Variant kVariants[] = {
 }  // namespace
 
 std::vector<std::string> warp_specialized_configs() {
-  std::vector<std::string> names;
-  for (const Variant& v : kVariants) names.emplace_back(v.name);
-  return names;
+  return variant_names(kVariants, std::size(kVariants));
 }
 
 GlobalAccess launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a,
                                           MatrixBf16 b, Matrix c) {
-  const Variant* variant = nullptr;
-  for (const Variant& v : kVariants) {
-    if (config == v.name) variant = &v;
-  }
-  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + config + "'");
-  check_gemm_shapes(a, b, c);
-  require_hopper();
-  if (tma_path(a, b) == GlobalAccess::scalar) {
-    launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
-    return GlobalAccess::scalar;
-  }
-  variant->launch(a, b, c);
-  return GlobalAccess::vector;
+  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
 }
 
 GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c) {

@@ -1,13 +1,12 @@
 #include "18_gpu_persistent_clusters/kernel.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+#include <iterator>
 
-#include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
-#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "16_gpu_tma_wgmma/variants.hpp"
 #include "common/cuda_check.hpp"
-#include "common/tensor_cores.hpp"
+#include "common/errors.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder {
@@ -239,11 +238,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-struct Variant {
-  const char* name;
-  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);
-};
-
 // How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
 template <class Cfg>
 struct Launch {
@@ -350,7 +344,7 @@ void launch_best(MatrixBf16 a, MatrixBf16 b, Matrix c) {
 }
 
 // The first is the default; each other one changes one thing (results/search_18_...).
-const Variant kVariants[] = {
+const HopperVariant kVariants[] = {
     {"by_size", launch_best},
     {"128x256_c2_g8", launch<Wide>},
     {"128x192_c2_g8", launch<Narrow>},
@@ -362,32 +356,15 @@ const Variant kVariants[] = {
     {"256x128_c2_g8", launch<Config<256, 128, 128, 2, 8, true>>},
 };
 
-const Variant& find(const std::string& config) {
-  for (const Variant& v : kVariants) {
-    if (config == v.name) return v;
-  }
-  throw std::invalid_argument("unknown variant '" + config + "'");
-}
-
 }  // namespace
 
 std::vector<std::string> persistent_configs() {
-  std::vector<std::string> names;
-  for (const Variant& v : kVariants) names.emplace_back(v.name);
-  return names;
+  return variant_names(kVariants, std::size(kVariants));
 }
 
 GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                     Matrix c) {
-  const Variant& variant = find(config);
-  check_gemm_shapes(a, b, c);
-  require_hopper();
-  if (tma_path(a, b) == GlobalAccess::scalar) {
-    launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
-    return GlobalAccess::scalar;
-  }
-  variant.launch(a, b, c);
-  return GlobalAccess::vector;
+  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
 }
 
 }  // namespace ladder
