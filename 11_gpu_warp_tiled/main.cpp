@@ -21,14 +21,13 @@ int stage_main(int argc, char** argv) {
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
   const std::vector<std::string> configs = ladder::warp_tiled_configs();
-  std::string config = configs.front();
-  std::vector<std::string> choices = configs;
-  choices.push_back("all");
+  std::string config;
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
-  cli.add_choice("--config", &config, choices,
-                 "the tiling: block BMxBNxBK, warp, thread, threads, blocks per SM; all runs "
-                 "every one");
+  ladder::add_config_choice(
+      cli, &config, configs,
+      "the tiling: block BMxBNxBK, warp, thread, threads, blocks per SM; all runs "
+      "every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
 
@@ -38,7 +37,7 @@ int stage_main(int argc, char** argv) {
             [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c); });
   const auto path = ladder::warp_tiled_path(bench.a(), bench.b(), bench.c());
   for (const std::string& name : configs) {
-    if (config != "all" && config != name) continue;
+    if (!ladder::config_selected(config, name)) continue;
     bench.run(report, name + ", " + ladder::path_name(path), ladder::Role::stage,
               [name](Matrix a, Matrix b, Matrix c) {
                 ladder::launch_gemm_warp_tiled(name, a, b, c);

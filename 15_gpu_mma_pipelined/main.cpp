@@ -25,13 +25,12 @@ int stage_main(int argc, char** argv) {
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
   const std::vector<std::string> configs = ladder::mma_pipelined_configs();
-  std::string config = configs.front();
-  std::vector<std::string> choices = configs;
-  choices.push_back("all");
+  std::string config;
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
-  cli.add_choice("--config", &config, choices,
-                 "the tiling: block MxN, warp MxN, stages in the ring; all runs every one");
+  ladder::add_config_choice(
+      cli, &config, configs,
+      "the tiling: block MxN, warp MxN, stages in the ring; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
   ladder::require_bf16_tensor_cores();
@@ -42,7 +41,7 @@ int stage_main(int argc, char** argv) {
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_mma(a, b, c); });
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : configs) {
-    if (config != "all" && config != name) continue;
+    if (!ladder::config_selected(config, name)) continue;
     // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
     if (config == "all") {
       if (const std::string reason = ladder::mma_pipelined_unfit_reason(name); !reason.empty()) {

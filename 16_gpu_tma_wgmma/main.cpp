@@ -26,13 +26,11 @@ int stage_main(int argc, char** argv) {
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
   const std::vector<std::string> configs = ladder::tma_wgmma_configs();
-  std::string config = configs.front();
-  std::vector<std::string> choices = configs;
-  choices.push_back("all");
+  std::string config;
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
-  cli.add_choice("--config", &config, choices,
-                 "the tiling: the default (first) or the ablation; all runs both");
+  ladder::add_config_choice(cli, &config, configs,
+                            "the tiling: the default (first) or the ablation; all runs both");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const auto device = ladder::require_device();
   ladder::require_hopper();
@@ -47,7 +45,7 @@ int stage_main(int argc, char** argv) {
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {
-    if (config != "all" && config != name) continue;
+    if (!ladder::config_selected(config, name)) continue;
     bench.run(report, "TMA + wgmma " + name + ", " + path, ladder::Role::stage,
               [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                 ladder::launch_gemm_tma_wgmma(name, a, b, c);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "common/errors.hpp"
 #include "common/matrix.hpp"
@@ -218,6 +219,14 @@ void add_transpose_layout(Cli& cli, TransposeLayout& layout) {
 std::string layout_name(int tile, int block_rows) {
   return "tile " + std::to_string(tile) + ", " + std::to_string(tile) + "x" +
          std::to_string(block_rows) + " threads";
+}
+
+void add_config_choice(Cli& cli, std::string* chosen, const std::vector<std::string>& configs,
+                       const std::string& help) {
+  *chosen = configs.front();
+  std::vector<std::string> choices = configs;
+  choices.push_back("all");
+  cli.add_choice("--config", chosen, std::move(choices), help);
 }
 
 }  // namespace ladder

@@ -72,6 +72,15 @@ struct GemmShape {
 };
 void add_gemm_shape(Cli& cli, GemmShape& shape);
 
+// --config NAME|all over a stage's named variants (tilings, ablations): *chosen starts as the
+// first, the stage's default; "all" runs every one (the parameter search).
+void add_config_choice(Cli& cli, std::string* chosen, const std::vector<std::string>& configs,
+                       const std::string& help);
+// Whether the variant `name` runs under --config `chosen`.
+inline bool config_selected(const std::string& chosen, const std::string& name) {
+  return chosen == "all" || chosen == name;
+}
+
 // out (cols x rows) = transpose of in (rows x cols).
 struct TransposeShape {
   int rows = 8192;
