@@ -9,8 +9,10 @@
 #include <cstdint>
 
 #include "16_gpu_tma_wgmma/wgmma.cuh"
+#include "common/cuda_check.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
+#include "common/tensor_map.hpp"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "stages 16-18 use wgmma and setmaxnreg, which exist only in sm_90a code (ladder_stage ... ARCH 90a)"
@@ -240,6 +242,21 @@ __device__ inline unsigned char* align_to_swizzle(unsigned char* p) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
   return reinterpret_cast<unsigned char*>((at + kSwizzleAtomBytes - 1) &
                                           ~std::uintptr_t{kSwizzleAtomBytes - 1});
+}
+
+// The launch of stages 16 and 17: one block of T::kThreads per T::kBlockM x T::kBlockN tile of
+// c, given A's tensor map (boxes of 64 columns x kBlockM rows) and B's (64 x 64 boxes).
+template <class T, class Kernel>
+void launch_per_tile(Kernel kernel, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, T::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  T::kSharedBytes));
+  const long long tiles = static_cast<long long>((c.height + T::kBlockM - 1) / T::kBlockM) *
+                          ((c.width + T::kBlockN - 1) / T::kBlockN);
+  kernel<<<static_cast<unsigned>(tiles), T::kThreads, T::kSharedBytes>>>(a_map, b_map, a.width,
+                                                                         c);
+  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace ladder::hopper

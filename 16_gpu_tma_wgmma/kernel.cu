@@ -6,9 +6,7 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
 #include "16_gpu_tma_wgmma/variants.hpp"
-#include "common/cuda_check.hpp"
 #include "common/tensor_cores.hpp"
-#include "common/tensor_map.hpp"
 
 namespace ladder {
 namespace {
@@ -88,16 +86,7 @@ __global__ void __launch_bounds__(T::kThreads)
 
 template <class T>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  // A's boxes are 64 columns (one 128-byte swizzle row) x 128 rows; B's 64 x 64.
-  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, T::kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
-  CUDA_CHECK(cudaFuncSetAttribute(gemm_tma_wgmma<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  T::kSharedBytes));
-  const long long tiles = static_cast<long long>((c.height + T::kBlockM - 1) / T::kBlockM) *
-                          ((c.width + T::kBlockN - 1) / T::kBlockN);
-  gemm_tma_wgmma<T><<<static_cast<unsigned>(tiles), T::kThreads, T::kSharedBytes>>>(
-      a_map, b_map, a.width, c);
-  CUDA_CHECK_LAUNCH();
+  launch_per_tile<T>(gemm_tma_wgmma<T>, a, b, c);
 }
 
 // The first is the default.

@@ -4,8 +4,6 @@
 
 #include "16_gpu_tma_wgmma/hopper.cuh"
 #include "16_gpu_tma_wgmma/variants.hpp"
-#include "common/cuda_check.hpp"
-#include "common/tensor_map.hpp"
 
 namespace ladder {
 namespace {
@@ -122,15 +120,7 @@ __global__ void __launch_bounds__(T::kThreads, 1)
 
 template <class T>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, T::kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
-  CUDA_CHECK(cudaFuncSetAttribute(gemm_warp_specialized<T>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, T::kSharedBytes));
-  const long long tiles = static_cast<long long>((c.height + T::kBlockM - 1) / T::kBlockM) *
-                          ((c.width + T::kBlockN - 1) / T::kBlockN);
-  gemm_warp_specialized<T><<<static_cast<unsigned>(tiles), T::kThreads, T::kSharedBytes>>>(
-      a_map, b_map, a.width, c);
-  CUDA_CHECK_LAUNCH();
+  launch_per_tile<T>(gemm_warp_specialized<T>, a, b, c);
 }
 
 // The first is the default; each other one changes one thing.
