@@ -23,6 +23,7 @@ namespace ladder::hopper {
 // Every slice is 64 BF16 deep: 128 bytes, one row of the 128-byte swizzle that TMA writes and
 // wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
 constexpr int kSliceK = 64;
+constexpr int kSliceRowBytes = 128;          // one row of a slice, of A or of a B box
 constexpr int kBoxBytes = 64 * kSliceK * 2;  // one 64 x 64 BF16 box of B: 8 KB
 constexpr int kSwizzleAtomBytes = 1024;      // 8 rows x 128 bytes: the swizzle's period
 
@@ -165,6 +166,16 @@ __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64
   if constexpr (N == 128) wgmma_m64n128k16(d, a, b, accumulate);
   if constexpr (N == 192) wgmma_m64n192k16(d, a, b, accumulate);
   if constexpr (N == 256) wgmma_m64n256k16(d, a, b, accumulate);
+}
+// The same for TF32 operands (stage 18's TF32 variant): 8 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                     int accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes n128, n192 and n256");
+  if constexpr (N == 128) wgmma_m64n128k8_tf32(d, a, b, accumulate);
+  if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
 }
 
 // One warpgroup: acc (64 x N) += a_strip (64 rows of a slot's A part) * b_slot (the slot's

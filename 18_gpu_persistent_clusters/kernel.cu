@@ -2,17 +2,62 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
+#include "08_transpose_padded/kernel.hpp"
+#include "12_gpu_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper.cuh"
 #include "16_gpu_tma_wgmma/variants.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
+#include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder {
 namespace {
 
 using namespace hopper;
+
+// What the kernel multiplies. BF16: A (K-major) and B (N-major) as in stages 16-17. TF32 (FP32
+// users): A and B^T, both K-major, since wgmma reads TF32 from shared memory only K-major (it
+// has no transpose for TF32); B^T is B transposed by stage 08's kernel. A slice is 128 bytes
+// deep either way (64 BF16 or 32 floats: one line of the 128-byte swizzle), and a box of B is
+// 64 such lines (8 KB), so the ring, the barriers and the byte counts are the same for both.
+struct Bf16Operands {
+  using View = MatrixBf16;
+  static constexpr int kSliceK = hopper::kSliceK;
+  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
+  // (column n, row k0) of B.
+  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
+  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
+  template <int N>
+  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
+                                  float (&acc)[N / 2], bool accumulate) {
+    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
+                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
+  }
+};
+
+struct Tf32Operands {
+  using View = Matrix;
+  static constexpr int kSliceK = 32;
+  // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
+  static CUtensorMap b_map(const Matrix& b_t) { return make_tensor_map_2d(b_t, kSliceK, 64); }
+  __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
+  // Four k8 steps; each moves 32 bytes along the 128-byte rows of both A and B^T, whose
+  // 8-row groups are 1024 bytes apart (the same descriptor for both operands).
+  template <int N>
+  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
+                                  float (&acc)[N / 2], bool accumulate) {
+#pragma unroll
+    for (int k = 0; k < kSliceK / 8; ++k) {
+      const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
+      const std::uint64_t b = descriptor(b_slot + k * 32, 16, kSwizzleAtomBytes);
+      wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+    }
+  }
+};
 
 // BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
 // m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
@@ -32,8 +77,8 @@ struct Config {
   static constexpr int kSlots = 4;
   static constexpr int kConsumers = BlockM / ConsumerRows;
   static constexpr int kThreads = (1 + kConsumers) * 128;
-  static constexpr int kSliceABytes = BlockM * kSliceK * 2;
-  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceK * 2;
+  static constexpr int kSliceABytes = BlockM * kSliceRowBytes;
+  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceRowBytes;
   // The epilogue's staging: per consumer, 64 rows x 64 FP32 columns as two 32-column boxes
   // (128-byte rows, swizzled as TMA reads them): 16 KB. For 128 x 256 tiles, 4 x 48 KB slots
   // + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the H100's 232,448
@@ -111,7 +156,7 @@ __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigne
   }
 }
 
-template <class Cfg, bool TmaStore>
+template <class Ops, class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_persistent(const __grid_constant__ CUtensorMap a_map,
                     const __grid_constant__ CUtensorMap b_map,
@@ -144,7 +189,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const TileOrder<Cfg> order(c);
   const int cluster = blockIdx.x / kClusterM;
   const int step = Cfg::kPersistent ? gridDim.x / kClusterM : order.count();
-  const int slices = (k + kSliceK - 1) / kSliceK;
+  const int slices = (k + Ops::kSliceK - 1) / Ops::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
     // Producer: the ring runs on across tiles (`it` counts slices over all of them), so the
@@ -161,17 +206,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           if (it >= kSlots) barrier_wait(&empty[slot], (it / kSlots - 1) % 2);
           unsigned char* to = ring + slot * Cfg::kSlotBytes;
           barrier_expect_bytes(&full[slot], Cfg::kSlotBytes);
-          tma_load(to, &a_map, &full[slot], s * kSliceK, row0);
+          tma_load(to, &a_map, &full[slot], s * Ops::kSliceK, row0);
           // B: the blocks of a cluster need the same slice; block r loads boxes r, r +
           // kClusterM, ... and multicasts each to all.
 #pragma unroll
           for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += kClusterM) {
             unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
+            const int2 at = Ops::b_box(s * Ops::kSliceK, col0 + box * 64);
             if constexpr (kClusterM > 1) {
-              tma_load_multicast(box_to, &b_map, &full[slot], col0 + box * 64, s * kSliceK,
-                                 (1 << kClusterM) - 1);
+              tma_load_multicast(box_to, &b_map, &full[slot], at.x, at.y, (1 << kClusterM) - 1);
             } else {
-              tma_load(box_to, &b_map, &full[slot], col0 + box * 64, s * kSliceK);
+              tma_load(box_to, &b_map, &full[slot], at.x, at.y);
             }
           }
         }
@@ -202,13 +247,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int s = 0; s < slices; ++s, ++it) {
         const unsigned char* slot = ring + it % kSlots * Cfg::kSlotBytes;
         barrier_wait(&full[it % kSlots], it / kSlots % 2);
-        const bf16* a =
-            reinterpret_cast<const bf16*>(slot) + consumer * Cfg::kConsumerRows * kSliceK;
-        const bf16* b = reinterpret_cast<const bf16*>(slot + Cfg::kSliceABytes);
+        const unsigned char* a = slot + consumer * Cfg::kConsumerRows * kSliceRowBytes;
         wgmma_fence();
 #pragma unroll
         for (int strip = 0; strip < kStrips; ++strip) {
-          multiply_slice<Cfg::kBlockN>(a + strip * 64 * kSliceK, b, acc[strip], s > 0);
+          Ops::template multiply<Cfg::kBlockN>(a + strip * 64 * kSliceRowBytes,
+                                               slot + Cfg::kSliceABytes, acc[strip], s > 0);
         }
         wgmma_commit();
         wgmma_wait<1>();
@@ -266,14 +310,14 @@ long long cluster_tiles(const Matrix& c) {
 // As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the H100),
 // asked of the device rather than assumed, once per device. Both kernels of a Cfg (TMA or
 // direct store) take the same threads, registers and shared memory.
-template <class Cfg>
+template <class Ops, class Cfg>
 int resident_clusters() {
   static int asked_device = -1;
   static int resident = 0;
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   if (device != asked_device) {
-    auto kernel = gemm_persistent<Cfg, Cfg::kTmaStore>;
+    auto kernel = gemm_persistent<Ops, Cfg, Cfg::kTmaStore>;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Cfg::kSharedBytes));
     Launch<Cfg> one_wave(Cfg::kClusterM);
@@ -285,24 +329,24 @@ int resident_clusters() {
 }
 
 // C through TMA stores where it allows them (allows_tma_store) and the variant does, else each
-// thread's float2 / float stores (store_strip).
-template <class Cfg>
-void launch(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+// thread's float2 / float stores (store_strip). b is B (BF16) or B^T (TF32).
+template <class Ops, class Cfg>
+void launch(typename Ops::View a, typename Ops::View b, Matrix c) {
   const bool tma_store = Cfg::kTmaStore && allows_tma_store(c);
   // Only a Cfg with the TMA store builds that kernel: an ablation without it has one kernel.
-  auto kernel = gemm_persistent<Cfg, false>;
+  auto kernel = gemm_persistent<Ops, Cfg, false>;
   if constexpr (Cfg::kTmaStore) {
-    if (tma_store) kernel = gemm_persistent<Cfg, true>;
+    if (tma_store) kernel = gemm_persistent<Ops, Cfg, true>;
   }
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   Cfg::kSharedBytes));
-  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b, 64, kSliceK);
+  const CUtensorMap a_map = make_tensor_map_2d(a, Ops::kSliceK, Cfg::kBlockM);
+  const CUtensorMap b_map = Ops::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<Cfg>(c);
   const long long clusters =
-      Cfg::kPersistent ? std::min<long long>(resident_clusters<Cfg>(), tiles) : tiles;
+      Cfg::kPersistent ? std::min<long long>(resident_clusters<Ops, Cfg>(), tiles) : tiles;
   Launch<Cfg> grid(clusters * Cfg::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c));
 }
@@ -314,9 +358,9 @@ using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
 
 // Waves x tile width, a proxy for a tiling's run time: a partly filled last wave counts as a
 // full one, and a wave of wider tiles takes proportionally longer.
-template <class Cfg>
+template <class Ops, class Cfg>
 long long wave_width(const Matrix& c) {
-  const long long resident = resident_clusters<Cfg>();
+  const long long resident = resident_clusters<Ops, Cfg>();
   return (cluster_tiles<Cfg>(c) + resident - 1) / resident * Cfg::kBlockN;
 }
 
@@ -325,36 +369,75 @@ long long wave_width(const Matrix& c) {
 // every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
 // gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
 // where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%
-// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256.
-template <class W, class N>
-void launch_best_width(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  if (10 * wave_width<N>(c) < 9 * wave_width<W>(c)) {
-    launch<N>(a, b, c);
+// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256. The TF32 variant
+// follows the same rules (its slots, tiles and waves are the same).
+template <class Ops, class W, class N>
+void launch_best_width(typename Ops::View a, typename Ops::View b, Matrix c) {
+  if (10 * wave_width<Ops, N>(c) < 9 * wave_width<Ops, W>(c)) {
+    launch<Ops, N>(a, b, c);
   } else {
-    launch<W>(a, b, c);
+    launch<Ops, W>(a, b, c);
   }
 }
-void launch_best(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  const bool one_wave = cluster_tiles<WideAlone>(c) <= resident_clusters<WideAlone>();
+template <class Ops>
+void launch_best(typename Ops::View a, typename Ops::View b, Matrix c) {
+  const bool one_wave = cluster_tiles<WideAlone>(c) <= resident_clusters<Ops, WideAlone>();
   if (one_wave) {
-    launch_best_width<WideAlone, NarrowAlone>(a, b, c);
+    launch_best_width<Ops, WideAlone, NarrowAlone>(a, b, c);
   } else {
-    launch_best_width<Wide, Narrow>(a, b, c);
+    launch_best_width<Ops, Wide, Narrow>(a, b, c);
   }
+}
+
+template <class Cfg>
+void launch_bf16(MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  launch<Bf16Operands, Cfg>(a, b, c);
 }
 
 // The first is the default; each other one changes one thing (results/search_18_...).
 const HopperVariant kVariants[] = {
-    {"by_size", launch_best},
-    {"128x256_c2_g8", launch<Wide>},
-    {"128x192_c2_g8", launch<Narrow>},
-    {"128x192_c1_g8", launch<NarrowAlone>},
-    {"128x256_c2_g8_direct_store", launch<Config<128, 256, 64, 2, 8, true, false>>},
-    {"128x256_c1_g8", launch<WideAlone>},                                // no cluster
-    {"128x256_c2_g1", launch<Config<128, 256, 64, 2, 1, true>>},         // row order
-    {"128x256_c2_g8_tiled", launch<Config<128, 256, 64, 2, 8, false>>},  // not persistent
-    {"256x128_c2_g8", launch<Config<256, 128, 128, 2, 8, true>>},
+    {"by_size", launch_best<Bf16Operands>},
+    {"128x256_c2_g8", launch_bf16<Wide>},
+    {"128x192_c2_g8", launch_bf16<Narrow>},
+    {"128x192_c1_g8", launch_bf16<NarrowAlone>},
+    {"128x256_c2_g8_direct_store", launch_bf16<Config<128, 256, 64, 2, 8, true, false>>},
+    {"128x256_c1_g8", launch_bf16<WideAlone>},                                // no cluster
+    {"128x256_c2_g1", launch_bf16<Config<128, 256, 64, 2, 1, true>>},         // row order
+    {"128x256_c2_g8_tiled", launch_bf16<Config<128, 256, 64, 2, 8, false>>},  // not persistent
+    {"256x128_c2_g8", launch_bf16<Config<256, 128, 128, 2, 8, true>>},
 };
+
+// TF32: the default, its tilings, and the one ablation that changes the most (no cluster).
+struct Tf32Variant {
+  const char* name;
+  void (*launch)(Matrix a, Matrix b_t, Matrix c);
+};
+const Tf32Variant kTf32Variants[] = {
+    {"by_size", launch_best<Tf32Operands>},
+    {"128x256_c2_g8", launch<Tf32Operands, Wide>},
+    {"128x192_c2_g8", launch<Tf32Operands, Narrow>},
+    {"128x192_c1_g8", launch<Tf32Operands, NarrowAlone>},
+    {"128x256_c1_g8", launch<Tf32Operands, WideAlone>},
+};
+
+const Tf32Variant& find_tf32_variant(const std::string& name) {
+  for (const Tf32Variant& variant : kTf32Variants) {
+    if (name == variant.name) return variant;
+  }
+  std::string names;
+  for (const Tf32Variant& variant : kTf32Variants) names += std::string(" ") + variant.name;
+  throw std::invalid_argument("unknown TF32 variant '" + name + "'; stage 18 has:" + names);
+}
+
+void check_tf32_shapes(const Matrix& a, const Matrix& b_t, const Matrix& c) {
+  if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
+    throw std::invalid_argument(
+        "stage 18 TF32: A (" + std::to_string(a.height) + "x" + std::to_string(a.width) +
+        "), B^T (" + std::to_string(b_t.height) + "x" + std::to_string(b_t.width) + ") and C (" +
+        std::to_string(c.height) + "x" + std::to_string(c.width) +
+        ") must be m x k, n x k and m x n");
+  }
+}
 
 }  // namespace
 
@@ -365,6 +448,47 @@ std::vector<std::string> persistent_configs() {
 GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                     Matrix c) {
   return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
+}
+
+std::vector<std::string> persistent_tf32_configs() {
+  std::vector<std::string> names;
+  for (const Tf32Variant& variant : kTf32Variants) names.emplace_back(variant.name);
+  return names;
+}
+
+int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
+
+GlobalAccess tf32_path(Matrix a, Matrix b_t) {
+  const bool maps = allows_float4(a) && allows_float4(b_t) && a.height > 0 && a.width > 0 &&
+                    b_t.height > 0;
+  return maps ? GlobalAccess::vector : GlobalAccess::scalar;
+}
+
+GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
+                                         Matrix b_t, Matrix c) {
+  const Tf32Variant& variant = find_tf32_variant(config);
+  check_gemm_shapes(a, b, c);
+  check_tf32_shapes(a, b_t, c);
+  require_hopper();
+  if (tf32_path(a, b_t) == GlobalAccess::scalar) {
+    launch_gemm_pipelined("auto", a, b, c);
+    return GlobalAccess::scalar;
+  }
+  launch_transpose_padded(b, b_t, 32, 8);
+  variant.launch(a, b_t, c);
+  return GlobalAccess::vector;
+}
+
+void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
+                                            Matrix c) {
+  const Tf32Variant& variant = find_tf32_variant(config);
+  check_tf32_shapes(a, b_t, c);
+  require_hopper();
+  if (tf32_path(a, b_t) == GlobalAccess::scalar) {
+    throw std::invalid_argument(
+        "stage 18 TF32 with B^T given: A and B^T must allow tensor maps (16-byte-aligned rows)");
+  }
+  variant.launch(a, b_t, c);
 }
 
 }  // namespace ladder

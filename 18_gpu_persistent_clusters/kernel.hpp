@@ -1,6 +1,7 @@
 // Stage 18: persistent blocks and clusters. One block per SM loops over output tiles in an order
 // that reuses L2; clusters of two blocks share each slice of B through TMA multicast; a tile's
-// store overlaps the loads of the block's next tile. sm_90a only.
+// store overlaps the loads of the block's next tile. sm_90a only. The same kernel with TF32
+// operands serves FP32 users, B transposed first by stage 08's kernel.
 #pragma once
 
 #include <string>
@@ -20,5 +21,32 @@ std::vector<std::string> persistent_configs();
 // launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
 GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                     Matrix c);
+
+// The TF32 variant: FP32 A, B and C; the tensor cores read each operand's float as TF32 (its
+// top 19 bits: sign, 8 exponent bits, 10 mantissa bits) and accumulate in FP32. Its variants
+// by name, the first the default (the same per-size rule as the BF16 default).
+std::vector<std::string> persistent_tf32_configs();
+
+// wgmma reads TF32 operands only K-major, so the kernel reads B^T (n x k): B transposed by
+// stage 08's kernel into b_t, a workspace the caller owns. Rows of whole 128-byte lines are
+// fastest (stage 16's notes, row alignment): this stride for a B^T of k columns.
+int transposed_b_stride(int k);
+
+// TMA (GlobalAccess::vector) where A and B^T allow tensor maps (allows_float4, nothing empty),
+// else the fallback: stage 12's FP32 kernel on a and b (scalar).
+GlobalAccess tf32_path(Matrix a, Matrix b_t);
+
+// c = a * b on device views, any sizes and strides: b transposed into b_t (n x k, any stride
+// tf32_path accepts), then the named variant; or the fallback. Both steps are queued on the
+// default stream, so timing the call times the transpose too. Returns the path; an unknown
+// variant or mismatched shapes throw std::invalid_argument, a GPU other than sm_90
+// NoDeviceError.
+GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
+                                         Matrix b_t, Matrix c);
+
+// The product alone, from a B^T already in b_t (the transpose left out of the time: what
+// the transpose costs). Throws std::invalid_argument where tf32_path(a, b_t) is not TMA.
+void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
+                                            Matrix c);
 
 }  // namespace ladder

@@ -1,17 +1,25 @@
 // Stage 18: persistent blocks walking the output tiles, in clusters of two that share each
 // slice of B through TMA multicast, timed against stage 17 and cuBLAS with BF16 operands in the
 // same run. --config all runs every variant the stage is built with (the default, its
-// ablations, other tilings): the parameter search (scripts/search.py). sm_90a only: every
-// other GPU exits 77.
+// ablations, other tilings): the parameter search (scripts/search.py). --precision tf32 runs
+// the TF32 variant for FP32 users instead: B transposed by stage 08's kernel inside the timed
+// call, against stage 12 (FP32 FMA) and cuBLAS TF32. sm_90a only: every other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 18_gpu_persistent_clusters
 //   build-native/bin/18_gpu_persistent_clusters --help
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "12_gpu_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"  // tma_path
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "18_gpu_persistent_clusters/kernel.hpp"
+#include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
+#include "common/errors.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/memory_budget.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -22,33 +30,15 @@ namespace {
 using ladder::Matrix;
 using ladder::MatrixBf16;
 
-int stage_main(int argc, char** argv) {
-  ladder::Cli cli("18_gpu_persistent_clusters",
-                  "persistent blocks over the output tiles, clusters of two sharing B through "
-                  "TMA multicast");
-  ladder::GemmShape shape;
-  ladder::RunOptions options = ladder::gpu_run_defaults();
-  const std::vector<std::string> configs = ladder::persistent_configs();
-  std::string config;
-  ladder::add_gemm_shape(cli, shape);
-  ladder::add_run_options(cli, options);
-  ladder::add_config_choice(
-      cli, &config, configs,
-      "the variant: the default (first), one of its ideas turned off, or another "
-      "tiling; all runs every one");
-  if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
-  ladder::require_hopper();
-
-  ladder::Report report("18_gpu_persistent_clusters", shape.describe(), device.describe());
+int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
+             const std::string& config, ladder::Report& report) {
   ladder::TensorGemmBench bench(shape, options);
   bench.run(report, "17 warp-specialized", ladder::Role::baseline,
             [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
               ladder::launch_gemm_warp_specialized(a, b, c);
             });
-  const std::string path =
-      ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
-  for (const std::string& name : configs) {
+  const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
+  for (const std::string& name : ladder::persistent_configs()) {
     if (!ladder::config_selected(config, name)) continue;
     bench.run(report, name + ", " + path, ladder::Role::stage,
               [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
@@ -57,6 +47,78 @@ int stage_main(int argc, char** argv) {
   }
   bench.run_cublas(report);
   return report.print(options.csv);
+}
+
+// TF32: every row after the baseline includes the transpose of B into b_t, except the one
+// that says it does not (the transpose's cost, read off against the default's row).
+int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
+             const std::string& config, ladder::Report& report) {
+  ladder::GemmBench bench(shape, options, ladder::GemmInputs::tf32);
+  const int b_t_stride = ladder::transposed_b_stride(shape.k);
+  ladder::require_device_memory(shape.describe() + " (B^T workspace)",
+                                sizeof(float) * static_cast<std::uint64_t>(shape.n) * b_t_stride);
+  ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);
+  bench.run(report, "12 pipelined (FP32 FMA)", ladder::Role::baseline,
+            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_pipelined("auto", a, b, c); });
+  const bool tma = ladder::tf32_path(bench.a(), b_t.view()) == ladder::GlobalAccess::vector;
+  const std::string path = tma ? "B^T by stage 08, TMA path" : "fallback to stage 12";
+  for (const std::string& name : ladder::persistent_tf32_configs()) {
+    if (!ladder::config_selected(config, name)) continue;
+    bench.run_tf32(report, "TF32 " + name + ", " + path, ladder::Role::stage,
+                   [name, &b_t](Matrix a, Matrix b, Matrix c) {
+                     ladder::launch_gemm_persistent_tf32(name, a, b, b_t.view(), c);
+                   });
+  }
+  if (tma) {
+    const std::string name = ladder::persistent_tf32_configs().front();
+    // b_t holds B^T from here on (whatever --config ran above), for the row that reads it.
+    ladder::launch_gemm_persistent_tf32(name, bench.a(), bench.b(), b_t.view(), bench.c());
+    bench.run_tf32(report, "TF32 " + name + ", B^T given (transpose not timed)",
+                   ladder::Role::stage, [name, &b_t](Matrix a, Matrix, Matrix c) {
+                     ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
+                   });
+  }
+  bench.run_cublas_tf32(report);
+  return report.print(options.csv);
+}
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("18_gpu_persistent_clusters",
+                  "persistent blocks over the output tiles, clusters of two sharing B through "
+                  "TMA multicast");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::persistent_configs();
+  const std::vector<std::string> tf32_configs = ladder::persistent_tf32_configs();
+  std::string config;
+  std::string precision = "bf16";
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  ladder::add_config_choice(
+      cli, &config, configs,
+      "the variant: the default (first), one of its ideas turned off, or another "
+      "tiling; all runs every one");
+  cli.add_choice("--precision", &precision, {"bf16", "tf32"},
+                 "bf16: BF16 operands (the stage); tf32: FP32 operands read as TF32, B "
+                 "transposed by stage 08 in the timed call");
+  cli.add_check([&] {
+    const bool known = config == "all" ||
+                       std::find(tf32_configs.begin(), tf32_configs.end(), config) !=
+                           tf32_configs.end();
+    if (precision == "tf32" && !known) {
+      std::string names;
+      for (const std::string& name : tf32_configs) names += " " + name;
+      throw ladder::UsageError("--config " + config + " has no TF32 version; --precision tf32 "
+                               "takes all or one of:" + names);
+    }
+  });
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_hopper();
+
+  ladder::Report report("18_gpu_persistent_clusters", shape.describe(), device.describe());
+  if (precision == "tf32") return run_tf32(shape, options, config, report);
+  return run_bf16(shape, options, config, report);
 }
 
 }  // namespace

@@ -118,8 +118,7 @@ CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows) 
 CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows) {
   return encode(Rows{"FP32", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, m.data, m.width, m.height,
                      m.stride},
-                allows_tma_store(m), "allows_tma_store: a width of whole 16-byte chunks too",
-                box_cols, box_rows);
+                allows_float4(m), "allows_float4", box_cols, box_rows);
 }
 
 }  // namespace ladder

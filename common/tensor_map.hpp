@@ -30,9 +30,10 @@ CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows);
 // caught it). So: allows_float4, and a width of whole chunks.
 inline bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.width % 4 == 0; }
 
-// The same over an FP32 view, for C (stage 18 stores tiles through TMA): the 128-byte swizzle
-// on the shared-memory side, allows_tma_store(m) and a box of 4 to 32 columns (a multiple of
-// 4) by 1 to 256 rows, or std::invalid_argument.
+// The same over an FP32 view: for C (stage 18 stores tiles through TMA; check
+// allows_tma_store(c) first) and for A and B^T (stage 18's TF32 variant). The 128-byte swizzle
+// on the shared-memory side, allows_float4(m) and a box of 4 to 32 columns (a multiple of 4)
+// by 1 to 256 rows, or std::invalid_argument.
 CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows);
 
 // The path a Hopper launcher took, as the programs label their rows: GlobalAccess::vector is

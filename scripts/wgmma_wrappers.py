@@ -7,26 +7,37 @@ n256), so the wrappers are generated rather than typed. Run from the repository 
 """
 from pathlib import Path
 
-WIDTHS = (128, 192, 256)  # the N of m64nNk16 that stages 16-18 use
+WIDTHS = (128, 192, 256)  # the N of m64nNk16 (BF16) and m64nNk8 (TF32) that stages 16-18 use
+
+# Per operand type: the K of one instruction, the PTX type, and the immediates after the
+# scale-d predicate. BF16: scale A and B by 1, A not transposed (K-major), B transposed
+# (N-major). TF32 has no transpose operands: both A and B must be K-major in shared memory.
+TYPES = {
+    "bf16": (16, "bf16", "1, 1, 0, 1", "N-major: the 1 in the last operand transposes it"),
+    "tf32": (8, "tf32", "1, 1", "K-major: TF32 has no transpose, B^T's rows are B's columns"),
+}
 
 
-def wrapper(n: int) -> str:
+def wrapper(n: int, kind: str = "bf16") -> str:
+    k, ptx_type, immediates, b_layout = TYPES[kind]
+    suffix = "" if kind == "bf16" else "_tf32"
     regs = n // 2
     names = [f"%{i}" for i in range(regs)]
+    name = f"wgmma_m64n{n}k{k}{suffix}"
     lines = [
-        f"// D (64 x {n}, FP32, registers) += A (64 x 16, shared, K-major) * B (16 x {n}, shared,",
-        "// N-major: the 1 in the last operand transposes it). accumulate == 0 ignores D's old value.",
-        f"__device__ inline void wgmma_m64n{n}k16(float (&d)[{regs}], std::uint64_t desc_a,",
-        f"{' ' * (len(f'__device__ inline void wgmma_m64n{n}k16(') )}std::uint64_t desc_b, int accumulate) {{",
+        f"// D (64 x {n}, FP32, registers) += A (64 x {k}, shared, K-major) * B ({k} x {n}, shared,",
+        f"// {b_layout}). accumulate == 0 ignores D's old value.",
+        f"__device__ inline void {name}(float (&d)[{regs}], std::uint64_t desc_a,",
+        f"{' ' * len(f'__device__ inline void {name}(')}std::uint64_t desc_b, int accumulate) {{",
         "  asm volatile(",
         '      "{\\n.reg .pred p;\\n"',
         f'      "setp.ne.b32 p, %{regs + 2}, 0;\\n"',
-        f'      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{"',
+        f'      "wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx_type}.{ptx_type} {{"',
     ]
     for i in range(0, regs, 16):
         tail = "," if i + 16 < regs else ""
         lines.append(f'      "{", ".join(names[i:i + 16])}{tail}"')
-    lines.append(f'      "}}, %{regs}, %{regs + 1}, p, 1, 1, 0, 1;\\n}}\\n"')
+    lines.append(f'      "}}, %{regs}, %{regs + 1}, p, {immediates};\\n}}\\n"')
     outs = [", ".join(f'"+f"(d[{j}])' for j in range(i, i + 8)) for i in range(0, regs, 8)]
     lines.append("      : " + ",\n        ".join(outs))
     lines.append('      : "l"(desc_a), "l"(desc_b), "r"(accumulate));')
@@ -39,9 +50,10 @@ HEADER = Path(__file__).resolve().parent.parent / "16_gpu_tma_wgmma" / "wgmma.cu
 
 def header_text() -> str:
     """The whole of wgmma.cuh."""
-    body = "\n\n".join(wrapper(n) for n in WIDTHS)
+    body = "\n\n".join(wrapper(n, kind) for kind in TYPES for n in WIDTHS)
     return ("// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
-            "// wgmma.mma_async for BF16 operands and FP32 accumulators, one function per N.\n"
+            "// wgmma.mma_async for BF16 and TF32 operands with FP32 accumulators, one function per\n"
+            "// operand type and N.\n"
             "#pragma once\n\n#include <cstdint>\n\nnamespace ladder::hopper {\n\n"
             f"{body}\n\n}}  // namespace ladder::hopper\n")
 

@@ -124,6 +124,27 @@ TEST_CASE("poison turns every element into NaN", "[common]") {
   }
 }
 
+TEST_CASE("round_to_tf32 keeps 10 mantissa bits, ties to even, padding untouched", "[common]") {
+  HostMatrix m(1, 6, 8);
+  poison(m.view());
+  const float ulp = std::ldexp(1.0f, -10);  // TF32's spacing just above 1
+  const float values[] = {1.0f,
+                          1.0f + ulp / 2,                          // a tie: to even, 1
+                          1.0f + 3 * ulp / 2,                      // a tie: to even, 1 + 2 ulp
+                          1.0f + ulp / 2 + std::ldexp(1.0f, -23),  // past the tie: up
+                          -(1.0f + ulp / 4),                       // below the tie: down
+                          2.0f - ulp / 2};                         // carries into the exponent
+  const float want[] = {1.0f, 1.0f, 1.0f + 2 * ulp, 1.0f + ulp, -1.0f, 2.0f};
+  for (int col = 0; col < 6; ++col) m.view().set(0, col, values[col]);
+  round_to_tf32(m.view());
+  for (int col = 0; col < 6; ++col) {
+    CAPTURE(col);
+    REQUIRE(m.view().get(0, col) == want[col]);
+  }
+  REQUIRE(std::isnan(m.view().get(0, 6)));
+  REQUIRE(std::isnan(m.view().get(0, 7)));
+}
+
 TEST_CASE("host and device poison write the same bits: every byte 0xFF", "[common]") {
   HostMatrix m(2, 3, 4);
   poison(m.view());

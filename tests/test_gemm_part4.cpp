@@ -7,6 +7,7 @@
 // run them (catch_main.cpp).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
@@ -22,7 +23,9 @@
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
+#include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
+#include "common/vector_access.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -107,6 +110,24 @@ Bf16Operand place(Matrix host, const Layout& layout) {
   return Bf16Operand{std::move(buffer), view, std::move(rounded), std::move(rounded_host)};
 }
 
+// C's view (at the layout's offsets in c_buffer, which started all NaN) must be within the
+// tensor-core bound of the product of the exact inputs a and b (device, and host copies), and
+// nothing of c_buffer outside the view may have been written.
+void require_product(Matrix a, Matrix b, Matrix a_host, Matrix b_host, DeviceMatrix& c_buffer,
+                     const Layout& layout, const test::GemmCase& shape) {
+  const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
+  const CheckResult check =
+      check_gemm_on_device(a, b, c, a_host, b_host, tensor_gemm_gamma(shape.k));
+  INFO(check.summary());
+  REQUIRE(check.ok);
+  REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
+  const Matrix buffer_view = c_buffer.view();
+  HostMatrix c_host(buffer_view.height, buffer_view.width, buffer_view.stride);
+  c_buffer.download(c_host.view());
+  REQUIRE(test::written_outside(c_host.view(), layout.row_offset, layout.col_offset, shape.m,
+                                shape.n) == 0);
+}
+
 struct Variant {
   std::string name;
   std::function<GlobalAccess(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
@@ -136,18 +157,9 @@ void check_part4(const std::vector<Variant>& variants,
         const GlobalAccess path = variant.launch(a_device.view, b_device.view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
-        const CheckResult check =
-            check_gemm_on_device(a_device.rounded.view(), b_device.rounded.view(), c,
-                                 a_device.rounded_host.view(), b_device.rounded_host.view(),
-                                 tensor_gemm_gamma(shape.k));
-        INFO(check.summary());
-        REQUIRE(check.ok);
-        REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
-        const Matrix buffer_view = c_buffer.view();
-        HostMatrix c_host(buffer_view.height, buffer_view.width, buffer_view.stride);
-        c_buffer.download(c_host.view());
-        REQUIRE(test::written_outside(c_host.view(), layout.row_offset, layout.col_offset,
-                                      shape.m, shape.n) == 0);
+        require_product(a_device.rounded.view(), b_device.rounded.view(),
+                        a_device.rounded_host.view(), b_device.rounded_host.view(), c_buffer,
+                        layout, shape);
       }
     }
   }
@@ -250,6 +262,152 @@ TEST_CASE("18 persistent clusters: every variant matches the reference on every 
                         }});
   }
   check_part4(variants, hopper_cases());
+}
+
+// Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products
+// are exact, as with BF16 above), laid out the four ways in FP32 (a 16-byte row start needs
+// element offsets and strides that are multiples of 4). B^T goes to a NaN-filled workspace of
+// whole 128-byte rows; the TMA path exactly when A allows float4, stage 12's kernel otherwise.
+TEST_CASE("18 TF32: every variant matches the reference on every shape and layout, B "
+          "transposed by stage 08 or stage 12's fallback",
+          "[gpu][sm90][stage18]") {
+  const std::vector<std::string> variants = persistent_tf32_configs();
+  REQUIRE_FALSE(variants.empty());
+  for (const auto& shape : hopper_cases()) {
+    HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
+    HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
+    round_to_tf32(a.view());
+    round_to_tf32(b.view());
+    DeviceMatrix a_tight(shape.m, shape.k);
+    DeviceMatrix b_tight(shape.k, shape.n);
+    a_tight.upload(a.view());
+    b_tight.upload(b.view());
+    DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
+    for (const Layout& layout : kLayouts) {
+      CAPTURE(test::describe(shape), layout.name);
+      const auto place_float = [&](HostMatrix& host, DeviceMatrix& buffer) {
+        buffer.poison();
+        const Matrix view = buffer.view().sub(layout.row_offset, layout.col_offset,
+                                              host.height(), host.width());
+        HostMatrix staged(buffer.view().height, buffer.view().width, buffer.view().stride);
+        buffer.download(staged.view());
+        for (int row = 0; row < host.height(); ++row) {
+          for (int col = 0; col < host.width(); ++col) {
+            staged.view().set(row + layout.row_offset, col + layout.col_offset,
+                              host.view().get(row, col));
+          }
+        }
+        buffer.upload(staged.view());
+        return view;
+      };
+      DeviceMatrix a_buffer(shape.m + layout.row_offset, shape.k + layout.col_offset,
+                            layout.stride(shape.k + layout.col_offset));
+      DeviceMatrix b_buffer(shape.k + layout.row_offset, shape.n + layout.col_offset,
+                            layout.stride(shape.n + layout.col_offset));
+      DeviceMatrix c_buffer(shape.m + layout.row_offset, shape.n + layout.col_offset,
+                            layout.stride(shape.n + layout.col_offset));
+      const Matrix a_view = place_float(a, a_buffer);
+      const Matrix b_view = place_float(b, b_buffer);
+      const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
+      const bool vector = allows_float4(a_view);
+      for (const std::string& name : variants) {
+        CAPTURE(name);
+        c_buffer.poison();
+        b_t.poison();
+        const GlobalAccess path = launch_gemm_persistent_tf32(name, a_view, b_view, b_t.view(), c);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+        require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
+                        shape);
+      }
+    }
+  }
+}
+
+// A user's FP32 inputs are not TF32 values: the tensor cores read each one with its low 13
+// mantissa bits dropped or rounded away, a relative change below 2^-10 per operand, so below
+// 2^-9 + 2^-20 per product. The bound for that is the tensor-core bound plus 2^-8: the inputs'
+// part with the factor 2 every bound here carries. Random inputs must stay within it; and
+// inputs of 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the
+// sum of 1s or of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not
+// read.
+TEST_CASE("18 TF32 on FP32 inputs: within the TF32 input error, and the low bits unread",
+          "[gpu][sm90][stage18]") {
+  const test::GemmCase shape{300, 520, 1000};
+  const std::string name = persistent_tf32_configs().front();
+  HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
+  HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 6);
+  DeviceMatrix a_device(shape.m, shape.k);
+  DeviceMatrix b_device(shape.k, shape.n);
+  a_device.upload(a.view());
+  b_device.upload(b.view());
+  DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
+  DeviceMatrix c(shape.m, shape.n);
+  c.poison();
+  REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
+                                      c.view()) == GlobalAccess::vector);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const CheckResult within = check_gemm_on_device(
+      a_device.view(), b_device.view(), c.view(), a.view(), b.view(),
+      tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8));
+  INFO(within.summary());
+  REQUIRE(within.ok);
+
+  const float above_one = 1.0f + 3 * std::ldexp(1.0f, -12);
+  for (int row = 0; row < shape.m; ++row) {
+    for (int col = 0; col < shape.k; ++col) a.view().set(row, col, above_one);
+  }
+  for (int row = 0; row < shape.k; ++row) {
+    for (int col = 0; col < shape.n; ++col) b.view().set(row, col, 1.0f);
+  }
+  a_device.upload(a.view());
+  b_device.upload(b.view());
+  c.poison();
+  launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  HostMatrix c_host(shape.m, shape.n);
+  c.download(c_host.view());
+  const float truncated = static_cast<float>(shape.k);                       // 1000 x 1
+  const float rounded = static_cast<float>(shape.k) * (1 + std::ldexp(1.0f, -10));
+  long long truncated_count = 0;
+  long long other = 0;
+  for (int row = 0; row < shape.m; ++row) {
+    for (int col = 0; col < shape.n; ++col) {
+      const float value = c_host.view().get(row, col);
+      truncated_count += value == truncated;
+      other += value != truncated && value != rounded;
+    }
+  }
+  INFO(truncated_count << " of " << shape.m * shape.n << " elements as from truncated inputs");
+  REQUIRE(other == 0);
+}
+
+TEST_CASE("18 TF32 refuses mismatched shapes, unknown variants, and a B^T TMA cannot read",
+          "[gpu][sm90][stage18]") {
+  DeviceMatrix a(8, 16);
+  DeviceMatrix b(16, 8);
+  DeviceMatrix b_t(8, 16, transposed_b_stride(16));
+  DeviceMatrix c(8, 8);
+  const std::string name = persistent_tf32_configs().front();
+  DeviceMatrix wrong_b_t(16, 8);  // k x n instead of n x k
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), b.view(), wrong_b_t.view(),
+                                                c.view()),
+                    std::invalid_argument);
+  DeviceMatrix wrong_b(8, 8);  // a.width 16 != b.height 8
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), wrong_b.view(), b_t.view(),
+                                                c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32("256x128_c2_g8", a.view(), b.view(), b_t.view(),
+                                                c.view()),
+                    std::invalid_argument);
+  DeviceMatrix odd_b_t(8, 16, 18);  // rows 72 bytes apart: no tensor map
+  REQUIRE_THROWS_AS(
+      launch_gemm_persistent_tf32_transposed(name, a.view(), odd_b_t.view(), c.view()),
+      std::invalid_argument);
+  // ...which the full call instead takes as the fallback.
+  REQUIRE(launch_gemm_persistent_tf32(name, a.view(), b.view(), odd_b_t.view(), c.view()) ==
+          GlobalAccess::scalar);
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",

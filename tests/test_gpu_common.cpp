@@ -426,8 +426,9 @@ TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", 
   REQUIRE_THROWS_WITH(make_tensor_map_2d(MatrixBf16{200, 300, 204, at(4096)}, 64, 128),
                       Catch::Contains("300x200 BF16 view (stride 204 elements"));
 
-  // C's map (FP32): the same rules in 4-byte elements, and rows of whole 16-byte chunks, since
-  // TMA stores write whole chunks (allows_tma_store).
+  // FP32 maps (C, and A and B^T of stage 18's TF32 variant): the same rules in 4-byte
+  // elements. Storing through one needs rows of whole 16-byte chunks too, since TMA stores
+  // write whole chunks: allows_tma_store, which the launchers check before a TMA store.
   float* const c = reinterpret_cast<float*>(std::uintptr_t{4096});
   float* const c_off = reinterpret_cast<float*>(std::uintptr_t{4100});
   REQUIRE(allows_tma_store(Matrix{200, 300, 204, c}));
@@ -437,9 +438,10 @@ TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", 
   const auto refused_c = [](const Matrix& m, int box_cols, int box_rows) {
     REQUIRE_THROWS_AS(make_tensor_map_2d(m, box_cols, box_rows), std::invalid_argument);
     REQUIRE_THROWS_WITH(make_tensor_map_2d(m, box_cols, box_rows),
-                        Catch::Contains("allows_tma_store"));
+                        Catch::Contains("allows_float4"));
   };
-  refused_c(Matrix{201, 300, 204, c}, 32, 64);
+  refused_c(Matrix{200, 300, 202, c}, 32, 64);      // rows 8 bytes off
+  refused_c(Matrix{200, 300, 204, c_off}, 32, 64);  // a base 4 bytes past a boundary
   refused_c(Matrix{200, 300, 204, c}, 36, 64);  // 144 bytes: past the 128-byte swizzle
   refused_c(Matrix{200, 300, 204, c}, 6, 64);   // 24 bytes: not whole chunks
 }

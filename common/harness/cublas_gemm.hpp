@@ -1,5 +1,6 @@
 // The ceilings of the GPU matrix-product stages, in the same run: cuBLAS SGEMM in pure FP32
-// (stages 03-12), and cuBLAS with BF16 operands, FP32 accumulation and FP32 C (Part 4).
+// (stages 03-12), cuBLAS with BF16 operands, FP32 accumulation and FP32 C (Part 4), and cuBLAS
+// with FP32 operands read as TF32 by the tensor cores (stage 18's TF32 variant).
 #pragma once
 
 #include <memory>
@@ -27,6 +28,9 @@ class CublasGemm {
   // The same with BF16 a and b (CUDA_R_16BF), CUBLAS_COMPUTE_32F: the tensor cores, each
   // product exact and summed in FP32, as the Part 4 stages compute.
   void operator()(MatrixBf16 a, MatrixBf16 b, Matrix c);
+  // FP32 a, b and c with CUBLAS_COMPUTE_32F_FAST_TF32: the tensor cores, each operand read as
+  // TF32 (10 mantissa bits), the products summed in FP32.
+  void tf32(Matrix a, Matrix b, Matrix c);
 
  private:
   struct Destroy {

@@ -1,5 +1,7 @@
 #include "common/harness/fill.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -28,6 +30,23 @@ void fill_random(Matrix m, std::uint64_t seed) {
           mix(stream ^ (static_cast<std::uint64_t>(row) << 32 | static_cast<std::uint32_t>(col)));
       // 24 random bits make every value exact in float: k / 2^23 - 1 for k in [0, 2^24).
       m.set(row, col, static_cast<float>(bits >> 40) * 0x1p-23f - 1.0f);
+    }
+  }
+}
+
+void round_to_tf32(Matrix m) {
+  for (int row = 0; row < m.height; ++row) {
+    for (int col = 0; col < m.width; ++col) {
+      const float value = m.get(row, col);
+      if (!std::isfinite(value)) continue;
+      std::uint32_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      // Drop the low 13 of float's 23 mantissa bits, rounding to nearest, ties to the even
+      // neighbour (a carry into the exponent is the right result too).
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;
+      float rounded;
+      std::memcpy(&rounded, &bits, sizeof rounded);
+      m.set(row, col, rounded);
     }
   }
 }

@@ -13,6 +13,11 @@ namespace ladder {
 // Meant for an owner's whole view: in a sub() view those columns are a neighbour's data.
 void fill_random(Matrix m, std::uint64_t seed);
 
+// Rounds every element of the width x height view to the nearest TF32 value (10 mantissa
+// bits; ties to even): the values a TF32 tensor core reads exactly. Padding columns and
+// values that are not finite are left as they are.
+void round_to_tf32(Matrix m);
+
 // Fills every element, padding included, with NaN: an element that a kernel fails to
 // write stays NaN and fails verification. Every byte kPoisonByte (common/matrix.hpp), the
 // same bits as DeviceMatrix::poison. Like fill_random, for an owner's whole view.

@@ -49,20 +49,32 @@ class CpuGemmBench {
 Measurement time_gpu_gemm(const GemmShape& shape, const RunOptions& options, DeviceMatrix& c,
                           const L2Flush* l2_flush, const std::function<void()>& launch);
 
+// The inputs a GemmBench makes: random floats, or the same rounded to TF32 values
+// (round_to_tf32) for stage 18's TF32 variant, so that the tensor cores read them exactly and
+// a check sees only the kernel's error, as TensorGemmBench does with BF16.
+enum class GemmInputs { fp32, tf32 };
+
 // Part of ladder_harness_gpu: only GPU programs can use it.
 class GemmBench {
  public:
   using Launch = std::function<void(Matrix a, Matrix b, Matrix c)>;
 
-  // Random A and B from options.seed (B from seed + 1), copied to the GPU.
-  GemmBench(const GemmShape& shape, const RunOptions& options);
+  // Random A and B from options.seed (B from seed + 1), rounded as `inputs` says, copied to
+  // the GPU.
+  GemmBench(const GemmShape& shape, const RunOptions& options,
+            GemmInputs inputs = GemmInputs::fp32);
   ~GemmBench();  // where L2Flush is complete
 
   // Times `launch` (poisoning C, and flushing L2 where options.l2 is "flushed", before each
   // run), checks C, adds a row.
   void run(Report& report, const std::string& variant, Role role, const Launch& launch);
+  // A tensor-core kernel on TF32 inputs (GemmInputs::tf32): the same, checked within
+  // tensor_gemm_gamma(K), the bound of exact products summed by tensor cores.
+  void run_tf32(Report& report, const std::string& variant, Role role, const Launch& launch);
   // cuBLAS SGEMM in FP32, timed and checked like a stage.
   void run_cublas(Report& report);
+  // The TF32 ceiling: cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32, checked as run_tf32's rows.
+  void run_cublas_tf32(Report& report);
   // Host -> device copies of A and B plus device -> host of C, pageable host memory.
   void run_transfers(Report& report);
 
@@ -73,8 +85,12 @@ class GemmBench {
   Matrix c() const { return c_.view(); }
 
  private:
+  void time_and_check(Report& report, const std::string& variant, Role role,
+                      const Launch& launch, double gamma);
+
   GemmShape shape_;
   RunOptions options_;
+  GemmInputs inputs_;
   HostMatrix a_host_;
   HostMatrix b_host_;
   HostMatrix c_host_;
