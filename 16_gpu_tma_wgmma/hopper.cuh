@@ -171,9 +171,7 @@ __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64
 template <int N>
 __device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
                                      int accumulate) {
-  static_assert(N == 128 || N == 192 || N == 256,
-                "scripts/wgmma_wrappers.py writes n128, n192 and n256");
-  if constexpr (N == 128) wgmma_m64n128k8_tf32(d, a, b, accumulate);
+  static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
   if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
   if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
 }

@@ -102,27 +102,17 @@ GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
   return empty ? GlobalAccess::scalar : sixteen_byte_path({a, b});
 }
 
-std::vector<std::string> variant_names(const HopperVariant* variants, std::size_t count) {
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < count; ++i) names.emplace_back(variants[i].name);
-  return names;
-}
-
 GlobalAccess launch_hopper_variant(const HopperVariant* variants, std::size_t count,
                                    const std::string& name, MatrixBf16 a, MatrixBf16 b,
                                    Matrix c) {
-  const HopperVariant* variant = nullptr;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (name == variants[i].name) variant = &variants[i];
-  }
-  if (variant == nullptr) throw std::invalid_argument("unknown variant '" + name + "'");
+  const HopperVariant& variant = find_variant(variants, count, name);
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) == GlobalAccess::scalar) {
     launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
     return GlobalAccess::scalar;
   }
-  variant->launch(a, b, c);
+  variant.launch(a, b, c);
   return GlobalAccess::vector;
 }
 

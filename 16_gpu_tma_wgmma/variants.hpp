@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,33 @@
 
 namespace ladder {
 
-struct HopperVariant {
+// A variant of a kernel over operand views of type View: MatrixBf16 (A and B), or Matrix (A
+// and B^T, stage 18's TF32 variant). `launch` runs the TMA path on checked operands.
+template <class View>
+struct NamedVariant {
   const char* name;
-  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c);  // the TMA path, operands checked
+  void (*launch)(View a, View b, Matrix c);
 };
+using HopperVariant = NamedVariant<MatrixBf16>;
 
-std::vector<std::string> variant_names(const HopperVariant* variants, std::size_t count);
+template <class View>
+std::vector<std::string> variant_names(const NamedVariant<View>* variants, std::size_t count) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < count; ++i) names.emplace_back(variants[i].name);
+  return names;
+}
+
+// The variant called `name`, or std::invalid_argument naming the ones there are.
+template <class View>
+const NamedVariant<View>& find_variant(const NamedVariant<View>* variants, std::size_t count,
+                                       const std::string& name) {
+  std::string names;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (name == variants[i].name) return variants[i];
+    names += std::string(" ") + variants[i].name;
+  }
+  throw std::invalid_argument("unknown variant '" + name + "'; there are:" + names);
+}
 
 // c = a * b with the variant named `name`; returns the path taken (tma_path). An unknown name
 // or mismatched shapes throw std::invalid_argument, a GPU other than sm_90 NoDeviceError.

@@ -42,6 +42,7 @@ struct Bf16Operands {
 struct Tf32Operands {
   using View = Matrix;
   static constexpr int kSliceK = 32;
+  static_assert(64 * kSliceK * 4 == kBoxBytes, "a box of B^T is 64 rows of one slice");
   // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
   static CUtensorMap b_map(const Matrix& b_t) { return make_tensor_map_2d(b_t, kSliceK, 64); }
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
@@ -63,9 +64,11 @@ struct Tf32Operands {
 // m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
 // tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
 // over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
-// memory and TMA stores where C allows (an ablation turns it off).
+// memory and TMA stores where C allows (an ablation turns it off); EvenRounds: a persistent
+// grid trimmed so that every cluster takes the same number of tiles (an ablation keeps every
+// cluster that fits).
 template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
-          bool TmaStore = true>
+          bool TmaStore = true, bool EvenRounds = true>
 struct Config {
   static constexpr int kBlockM = BlockM;
   static constexpr int kBlockN = BlockN;
@@ -74,6 +77,7 @@ struct Config {
   static constexpr int kGroupM = GroupM;
   static constexpr bool kPersistent = Persistent;
   static constexpr bool kTmaStore = TmaStore;
+  static constexpr bool kEvenRounds = EvenRounds;
   static constexpr int kSlots = 4;
   static constexpr int kConsumers = BlockM / ConsumerRows;
   static constexpr int kThreads = (1 + kConsumers) * 128;
@@ -328,6 +332,22 @@ int resident_clusters() {
   return resident;
 }
 
+// One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many
+// of those as finish in the same number of rounds of tiles, so that every cluster takes the same
+// number: at 4096^3, 256 cluster tiles run as 64 clusters of 4 tiles rather than 66 of which
+// 8 take 3. The last round ends no sooner either way, and the 64 tiles a round then covers are
+// 8 whole columns of one group of the tile order. (Measured, not explained: the ablation in
+// results/bench_hopper.txt.)
+template <class Ops, class Cfg>
+long long clusters_to_launch(const Matrix& c) {
+  const long long tiles = cluster_tiles<Cfg>(c);
+  if constexpr (!Cfg::kPersistent) return tiles;
+  const long long fit = std::min<long long>(resident_clusters<Ops, Cfg>(), tiles);
+  if constexpr (!Cfg::kEvenRounds) return fit;
+  const long long rounds = (tiles + fit - 1) / fit;
+  return (tiles + rounds - 1) / rounds;
+}
+
 // C through TMA stores where it allows them (allows_tma_store) and the variant does, else each
 // thread's float2 / float stores (store_strip). b is B (BF16) or B^T (TF32).
 template <class Ops, class Cfg>
@@ -343,11 +363,8 @@ void launch(typename Ops::View a, typename Ops::View b, Matrix c) {
   const CUtensorMap a_map = make_tensor_map_2d(a, Ops::kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Ops::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
-  const CUtensorMap c_map = tma_store ? make_tensor_map_2d(c, 32, 64) : a_map;
-  const long long tiles = cluster_tiles<Cfg>(c);
-  const long long clusters =
-      Cfg::kPersistent ? std::min<long long>(resident_clusters<Ops, Cfg>(), tiles) : tiles;
-  Launch<Cfg> grid(clusters * Cfg::kClusterM);
+  const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
+  Launch<Cfg> grid(clusters_to_launch<Ops, Cfg>(c) * Cfg::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c));
 }
 
@@ -389,53 +406,46 @@ void launch_best(typename Ops::View a, typename Ops::View b, Matrix c) {
   }
 }
 
-template <class Cfg>
-void launch_bf16(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  launch<Bf16Operands, Cfg>(a, b, c);
-}
-
 // The first is the default; each other one changes one thing (results/search_18_...).
 const HopperVariant kVariants[] = {
     {"by_size", launch_best<Bf16Operands>},
-    {"128x256_c2_g8", launch_bf16<Wide>},
-    {"128x192_c2_g8", launch_bf16<Narrow>},
-    {"128x192_c1_g8", launch_bf16<NarrowAlone>},
-    {"128x256_c2_g8_direct_store", launch_bf16<Config<128, 256, 64, 2, 8, true, false>>},
-    {"128x256_c1_g8", launch_bf16<WideAlone>},                                // no cluster
-    {"128x256_c2_g1", launch_bf16<Config<128, 256, 64, 2, 1, true>>},         // row order
-    {"128x256_c2_g8_tiled", launch_bf16<Config<128, 256, 64, 2, 8, false>>},  // not persistent
-    {"256x128_c2_g8", launch_bf16<Config<256, 128, 128, 2, 8, true>>},
+    {"128x256_c2_g8", launch<Bf16Operands, Wide>},
+    {"128x192_c2_g8", launch<Bf16Operands, Narrow>},
+    {"128x192_c1_g8", launch<Bf16Operands, NarrowAlone>},
+    {"128x256_c2_g8_direct_store",
+     launch<Bf16Operands, Config<128, 256, 64, 2, 8, true, false>>},
+    {"128x256_c2_g8_uneven", launch<Bf16Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
+    {"128x256_c1_g8", launch<Bf16Operands, WideAlone>},                             // no cluster
+    {"128x256_c2_g1", launch<Bf16Operands, Config<128, 256, 64, 2, 1, true>>},      // row order
+    {"128x256_c2_g8_tiled", launch<Bf16Operands, Config<128, 256, 64, 2, 8, false>>},  // not persistent
+    {"256x128_c2_g8", launch<Bf16Operands, Config<256, 128, 128, 2, 8, true>>},
 };
 
-// TF32: the default, its tilings, and the one ablation that changes the most (no cluster).
-struct Tf32Variant {
-  const char* name;
-  void (*launch)(Matrix a, Matrix b_t, Matrix c);
-};
-const Tf32Variant kTf32Variants[] = {
+// TF32: the default, its tilings, and the ablations that change the most.
+const NamedVariant<Matrix> kTf32Variants[] = {
     {"by_size", launch_best<Tf32Operands>},
     {"128x256_c2_g8", launch<Tf32Operands, Wide>},
+    {"128x256_c2_g8_uneven", launch<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
     {"128x192_c2_g8", launch<Tf32Operands, Narrow>},
     {"128x192_c1_g8", launch<Tf32Operands, NarrowAlone>},
-    {"128x256_c1_g8", launch<Tf32Operands, WideAlone>},
+    {"128x256_c1_g8", launch<Tf32Operands, WideAlone>},  // no cluster
 };
 
-const Tf32Variant& find_tf32_variant(const std::string& name) {
-  for (const Tf32Variant& variant : kTf32Variants) {
-    if (name == variant.name) return variant;
-  }
-  std::string names;
-  for (const Tf32Variant& variant : kTf32Variants) names += std::string(" ") + variant.name;
-  throw std::invalid_argument("unknown TF32 variant '" + name + "'; stage 18 has:" + names);
-}
-
-void check_tf32_shapes(const Matrix& a, const Matrix& b_t, const Matrix& c) {
+// A (m x k), B^T (n x k) and C (m x n), and B^T's rows where TMA can read them: the workspace is
+// the caller's, and a stride that TMA cannot read is the caller's mistake, not a reason to run
+// eight times slower.
+void check_tf32_operands(const Matrix& a, const Matrix& b_t, const Matrix& c) {
   if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
     throw std::invalid_argument(
         "stage 18 TF32: A (" + std::to_string(a.height) + "x" + std::to_string(a.width) +
         "), B^T (" + std::to_string(b_t.height) + "x" + std::to_string(b_t.width) + ") and C (" +
         std::to_string(c.height) + "x" + std::to_string(c.width) +
         ") must be m x k, n x k and m x n");
+  }
+  if (!allows_float4(b_t)) {
+    throw std::invalid_argument(
+        "stage 18 TF32: the B^T workspace needs 16-byte-aligned rows (allows_float4); "
+        "transposed_b_stride(k) gives rows of whole 128-byte lines");
   }
 }
 
@@ -451,26 +461,23 @@ GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, Mat
 }
 
 std::vector<std::string> persistent_tf32_configs() {
-  std::vector<std::string> names;
-  for (const Tf32Variant& variant : kTf32Variants) names.emplace_back(variant.name);
-  return names;
+  return variant_names(kTf32Variants, std::size(kTf32Variants));
 }
 
 int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
 
-GlobalAccess tf32_path(Matrix a, Matrix b_t) {
-  const bool maps = allows_float4(a) && allows_float4(b_t) && a.height > 0 && a.width > 0 &&
-                    b_t.height > 0;
-  return maps ? GlobalAccess::vector : GlobalAccess::scalar;
+GlobalAccess tf32_path(Matrix a, Matrix b) {
+  const bool empty = a.width == 0 || a.height == 0 || b.width == 0;
+  return empty ? GlobalAccess::scalar : float4_path({a});
 }
 
 GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
                                          Matrix b_t, Matrix c) {
-  const Tf32Variant& variant = find_tf32_variant(config);
+  const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
   check_gemm_shapes(a, b, c);
-  check_tf32_shapes(a, b_t, c);
+  check_tf32_operands(a, b_t, c);
   require_hopper();
-  if (tf32_path(a, b_t) == GlobalAccess::scalar) {
+  if (tf32_path(a, b) == GlobalAccess::scalar) {
     launch_gemm_pipelined("auto", a, b, c);
     return GlobalAccess::scalar;
   }
@@ -481,12 +488,12 @@ GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Ma
 
 void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
                                             Matrix c) {
-  const Tf32Variant& variant = find_tf32_variant(config);
-  check_tf32_shapes(a, b_t, c);
+  const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
+  check_tf32_operands(a, b_t, c);
   require_hopper();
-  if (tf32_path(a, b_t) == GlobalAccess::scalar) {
+  if (!allows_float4(a) || a.width == 0 || a.height == 0 || b_t.height == 0) {
     throw std::invalid_argument(
-        "stage 18 TF32 with B^T given: A and B^T must allow tensor maps (16-byte-aligned rows)");
+        "stage 18 TF32 with B^T given: A needs 16-byte-aligned rows and no empty dimension");
   }
   variant.launch(a, b_t, c);
 }

@@ -32,20 +32,25 @@ std::vector<std::string> persistent_tf32_configs();
 // fastest (stage 16's notes, row alignment): this stride for a B^T of k columns.
 int transposed_b_stride(int k);
 
-// TMA (GlobalAccess::vector) where A and B^T allow tensor maps (allows_float4, nothing empty),
-// else the fallback: stage 12's FP32 kernel on a and b (scalar).
-GlobalAccess tf32_path(Matrix a, Matrix b_t);
+// Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K the
+// TF32 variant takes (larger throws UsageError from the transpose).
+inline constexpr int kTf32MaxK = 65535 * 32;
 
-// c = a * b on device views, any sizes and strides: b transposed into b_t (n x k, any stride
-// tf32_path accepts), then the named variant; or the fallback. Both steps are queued on the
-// default stream, so timing the call times the transpose too. Returns the path; an unknown
-// variant or mismatched shapes throw std::invalid_argument, a GPU other than sm_90
-// NoDeviceError.
+// TMA (GlobalAccess::vector) where A allows tensor maps (allows_float4) and nothing is empty,
+// else the fallback: stage 12's FP32 kernel on a and b (scalar).
+GlobalAccess tf32_path(Matrix a, Matrix b);
+
+// c = a * b on device views, any strides, any sizes up to K = kTf32MaxK: b transposed into b_t, then
+// the named variant; or the fallback. b_t must be n x k with 16-byte-aligned rows
+// (transposed_b_stride(k) makes them 128-byte lines). Both steps are queued on the default
+// stream, so timing the call times the transpose too. Returns the path; an unknown variant,
+// mismatched shapes or a b_t whose rows TMA cannot read throw std::invalid_argument, a GPU
+// other than sm_90 NoDeviceError.
 GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
                                          Matrix b_t, Matrix c);
 
 // The product alone, from a B^T already in b_t (the transpose left out of the time: what
-// the transpose costs). Throws std::invalid_argument where tf32_path(a, b_t) is not TMA.
+// the transpose costs). Throws std::invalid_argument where A allows no tensor map.
 void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
                                             Matrix c);
 

@@ -57,10 +57,10 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   const int b_t_stride = ladder::transposed_b_stride(shape.k);
   ladder::require_device_memory(shape.describe() + " (B^T workspace)",
                                 sizeof(float) * static_cast<std::uint64_t>(shape.n) * b_t_stride);
-  ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);
+  ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);  // shape checked by the options
   bench.run(report, "12 pipelined (FP32 FMA)", ladder::Role::baseline,
             [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_pipelined("auto", a, b, c); });
-  const bool tma = ladder::tf32_path(bench.a(), b_t.view()) == ladder::GlobalAccess::vector;
+  const bool tma = ladder::tf32_path(bench.a(), bench.b()) == ladder::GlobalAccess::vector;
   const std::string path = tma ? "B^T by stage 08, TMA path" : "fallback to stage 12";
   for (const std::string& name : ladder::persistent_tf32_configs()) {
     if (!ladder::config_selected(config, name)) continue;
@@ -102,10 +102,23 @@ int stage_main(int argc, char** argv) {
                  "bf16: BF16 operands (the stage); tf32: FP32 operands read as TF32, B "
                  "transposed by stage 08 in the timed call");
   cli.add_check([&] {
+    if (precision != "tf32") return;
+    if (shape.k > ladder::kTf32MaxK) {
+      throw ladder::UsageError("--precision tf32 takes K up to " +
+                               std::to_string(ladder::kTf32MaxK) +
+                               ", the rows of B that stage 08's transpose covers in one grid");
+    }
+    // The B^T workspace, n x k with rows padded to 32 floats, must be a valid matrix too.
+    try {
+      ladder::check_matrix_shape(shape.n, shape.k, ladder::transposed_b_stride(shape.k));
+    } catch (const ladder::UsageError& error) {
+      throw ladder::UsageError(std::string("--precision tf32 needs B^T (n x k, rows padded to "
+                                           "32 floats): ") + error.what());
+    }
     const bool known = config == "all" ||
                        std::find(tf32_configs.begin(), tf32_configs.end(), config) !=
                            tf32_configs.end();
-    if (precision == "tf32" && !known) {
+    if (!known) {
       std::string names;
       for (const std::string& name : tf32_configs) names += " " + name;
       throw ladder::UsageError("--config " + config + " has no TF32 version; --precision tf32 "

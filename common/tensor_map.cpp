@@ -121,4 +121,11 @@ CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows) {
                 allows_float4(m), "allows_float4", box_cols, box_rows);
 }
 
+CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows) {
+  return encode(Rows{"FP32", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c.data, c.width, c.height,
+                     c.stride},
+                allows_tma_store(c), "allows_tma_store: a width of whole 16-byte chunks too",
+                box_cols, box_rows);
+}
+
 }  // namespace ladder

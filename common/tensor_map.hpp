@@ -30,11 +30,13 @@ CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows);
 // caught it). So: allows_float4, and a width of whole chunks.
 inline bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.width % 4 == 0; }
 
-// The same over an FP32 view: for C (stage 18 stores tiles through TMA; check
-// allows_tma_store(c) first) and for A and B^T (stage 18's TF32 variant). The 128-byte swizzle
-// on the shared-memory side, allows_float4(m) and a box of 4 to 32 columns (a multiple of 4)
-// by 1 to 256 rows, or std::invalid_argument.
+// The same over an FP32 view, to load from (A and B^T of stage 18's TF32 variant): the 128-byte
+// swizzle on the shared-memory side, allows_float4(m) and a box of 4 to 32 columns (a multiple
+// of 4) by 1 to 256 rows, or std::invalid_argument.
 CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows);
+
+// A map to store into C through (stage 18's epilogue): the same, and allows_tma_store(c).
+CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows);
 
 // The path a Hopper launcher took, as the programs label their rows: GlobalAccess::vector is
 // TMA (A and B allow tensor maps), scalar the named fallback, stage 15's kernel on its

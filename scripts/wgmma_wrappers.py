@@ -7,19 +7,20 @@ n256), so the wrappers are generated rather than typed. Run from the repository 
 """
 from pathlib import Path
 
-WIDTHS = (128, 192, 256)  # the N of m64nNk16 (BF16) and m64nNk8 (TF32) that stages 16-18 use
-
-# Per operand type: the K of one instruction, the PTX type, and the immediates after the
-# scale-d predicate. BF16: scale A and B by 1, A not transposed (K-major), B transposed
-# (N-major). TF32 has no transpose operands: both A and B must be K-major in shared memory.
+# Per operand type: the widths N generated (those stages 16-18 use), the K of one
+# instruction, the PTX type, and the immediates after the scale-d predicate. BF16: scale A and
+# B by 1, A not transposed (K-major), B transposed (N-major). TF32 has no transpose operands:
+# both A and B must be K-major in shared memory.
 TYPES = {
-    "bf16": (16, "bf16", "1, 1, 0, 1", "N-major: the 1 in the last operand transposes it"),
-    "tf32": (8, "tf32", "1, 1", "K-major: TF32 has no transpose, B^T's rows are B's columns"),
+    "bf16": ((128, 192, 256), 16, "bf16", "1, 1, 0, 1",
+             "N-major: the 1 in the last operand transposes it"),
+    "tf32": ((192, 256), 8, "tf32", "1, 1",
+             "K-major: TF32 has no transpose, B^T's rows are B's columns"),
 }
 
 
 def wrapper(n: int, kind: str = "bf16") -> str:
-    k, ptx_type, immediates, b_layout = TYPES[kind]
+    _, k, ptx_type, immediates, b_layout = TYPES[kind]
     suffix = "" if kind == "bf16" else "_tf32"
     regs = n // 2
     names = [f"%{i}" for i in range(regs)]
@@ -50,7 +51,7 @@ HEADER = Path(__file__).resolve().parent.parent / "16_gpu_tma_wgmma" / "wgmma.cu
 
 def header_text() -> str:
     """The whole of wgmma.cuh."""
-    body = "\n\n".join(wrapper(n, kind) for kind in TYPES for n in WIDTHS)
+    body = "\n\n".join(wrapper(n, kind) for kind, spec in TYPES.items() for n in spec[0])
     return ("// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
             "// wgmma.mma_async for BF16 and TF32 operands with FP32 accumulators, one function per\n"
             "// operand type and N.\n"

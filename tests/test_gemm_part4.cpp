@@ -23,6 +23,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
+#include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
 #include "common/vector_access.hpp"
@@ -289,15 +290,7 @@ TEST_CASE("18 TF32: every variant matches the reference on every shape and layou
         buffer.poison();
         const Matrix view = buffer.view().sub(layout.row_offset, layout.col_offset,
                                               host.height(), host.width());
-        HostMatrix staged(buffer.view().height, buffer.view().width, buffer.view().stride);
-        buffer.download(staged.view());
-        for (int row = 0; row < host.height(); ++row) {
-          for (int col = 0; col < host.width(); ++col) {
-            staged.view().set(row + layout.row_offset, col + layout.col_offset,
-                              host.view().get(row, col));
-          }
-        }
-        buffer.upload(staged.view());
+        copy_2d(view, host.view(), cudaMemcpyHostToDevice);
         return view;
       };
       DeviceMatrix a_buffer(shape.m + layout.row_offset, shape.k + layout.col_offset,
@@ -347,11 +340,19 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 input error, and the low bits
   REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
                                       c.view()) == GlobalAccess::vector);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const CheckResult within = check_gemm_on_device(
-      a_device.view(), b_device.view(), c.view(), a.view(), b.view(),
-      tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8));
+  const double tf32_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
+  const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
+                                                  a.view(), b.view(), tf32_gamma);
   INFO(within.summary());
   REQUIRE(within.ok);
+  // b_t now holds B^T: the product alone, from it, must be the same.
+  c.poison();
+  launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const CheckResult from_b_t = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
+                                                    a.view(), b.view(), tf32_gamma);
+  INFO(from_b_t.summary());
+  REQUIRE(from_b_t.ok);
 
   const float above_one = 1.0f + 3 * std::ldexp(1.0f, -12);
   for (int row = 0; row < shape.m; ++row) {
@@ -400,14 +401,21 @@ TEST_CASE("18 TF32 refuses mismatched shapes, unknown variants, and a B^T TMA ca
   REQUIRE_THROWS_AS(launch_gemm_persistent_tf32("256x128_c2_g8", a.view(), b.view(), b_t.view(),
                                                 c.view()),
                     std::invalid_argument);
+  // A workspace whose rows TMA cannot read is the caller's mistake, not a reason to fall back.
   DeviceMatrix odd_b_t(8, 16, 18);  // rows 72 bytes apart: no tensor map
   REQUIRE_THROWS_AS(
       launch_gemm_persistent_tf32_transposed(name, a.view(), odd_b_t.view(), c.view()),
       std::invalid_argument);
-  // ...which the full call instead takes as the fallback.
-  REQUIRE(launch_gemm_persistent_tf32(name, a.view(), b.view(), odd_b_t.view(), c.view()) ==
-          GlobalAccess::scalar);
-  CUDA_CHECK(cudaDeviceSynchronize());
+  REQUIRE_THROWS_AS(
+      launch_gemm_persistent_tf32(name, a.view(), b.view(), odd_b_t.view(), c.view()),
+      std::invalid_argument);
+  // Only A decides the path; the product alone refuses an A that TMA cannot read.
+  DeviceMatrix odd_a(8, 16, 18);
+  REQUIRE(tf32_path(odd_a.view(), b.view()) == GlobalAccess::scalar);
+  REQUIRE(tf32_path(a.view(), b.view()) == GlobalAccess::vector);
+  REQUIRE_THROWS_AS(
+      launch_gemm_persistent_tf32_transposed(name, odd_a.view(), b_t.view(), c.view()),
+      std::invalid_argument);
 }
 
 TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",

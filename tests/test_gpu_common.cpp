@@ -110,10 +110,13 @@ TEST_CASE("the on-device GEMM check agrees with the host check", "[gpu]") {
   }
 }
 
-TEST_CASE("cuBLAS in FP32 keeps the bits that TF32 would drop", "[gpu][cublas]") {
-  // 1 + 2^-12 is exact in FP32, while TF32 keeps 10 mantissa bits and rounds it to 1. Every
-  // partial sum of k * (1 + 2^-12), k <= 256, is exact in FP32, in any order: pure FP32
-  // gives exactly 256 + 2^-4 for each element, a TF32 product 256.
+namespace {
+
+// C = A * B by cuBLAS, in FP32 or TF32, for a 64 x 256 A of 1 + 2^-12 and a 256 x 64 B of
+// ones. 1 + 2^-12 is exact in FP32, while TF32 keeps 10 mantissa bits and reads it as 1
+// (truncating or rounding). Every partial sum of k * (1 + 2^-12), k <= 256, is exact in FP32,
+// in any order: pure FP32 gives exactly 256 + 2^-4 for each element, TF32 256.
+HostMatrix cublas_product_of_near_ones(bool tf32) {
   constexpr int kSize = 64;
   constexpr int kDepth = 256;
   HostMatrix a(kSize, kDepth);
@@ -126,11 +129,29 @@ TEST_CASE("cuBLAS in FP32 keeps the bits that TF32 would drop", "[gpu][cublas]")
   a_dev.upload(a.view());
   b_dev.upload(b.view());
   CublasGemm cublas;
-  cublas(a_dev.view(), b_dev.view(), c_dev.view());
+  if (tf32) {
+    cublas.tf32(a_dev.view(), b_dev.view(), c_dev.view());
+  } else {
+    cublas(a_dev.view(), b_dev.view(), c_dev.view());
+  }
   HostMatrix c(kSize, kSize);
   c_dev.download(c.view());
-  for (int i = 0; i < kSize; ++i)
-    for (int j = 0; j < kSize; ++j) REQUIRE(c.get(i, j) == 256.0f + 0x1p-4f);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("cuBLAS in FP32 keeps the bits that TF32 would drop", "[gpu][cublas]") {
+  HostMatrix c = cublas_product_of_near_ones(false);
+  for (int i = 0; i < c.height(); ++i)
+    for (int j = 0; j < c.width(); ++j) REQUIRE(c.get(i, j) == 256.0f + 0x1p-4f);
+}
+
+// The ceiling of stage 18's TF32 variant must really be TF32.
+TEST_CASE("cuBLAS TF32 drops the bits that FP32 keeps", "[gpu][cublas]") {
+  HostMatrix c = cublas_product_of_near_ones(true);
+  for (int i = 0; i < c.height(); ++i)
+    for (int j = 0; j < c.width(); ++j) REQUIRE(c.get(i, j) == 256.0f);
 }
 
 TEST_CASE("cuBLAS in FP32 stays within the FP32 error bound", "[gpu][cublas]") {
@@ -426,24 +447,31 @@ TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", 
   REQUIRE_THROWS_WITH(make_tensor_map_2d(MatrixBf16{200, 300, 204, at(4096)}, 64, 128),
                       Catch::Contains("300x200 BF16 view (stride 204 elements"));
 
-  // FP32 maps (C, and A and B^T of stage 18's TF32 variant): the same rules in 4-byte
-  // elements. Storing through one needs rows of whole 16-byte chunks too, since TMA stores
-  // write whole chunks: allows_tma_store, which the launchers check before a TMA store.
+  // FP32 maps to load from (A and B^T of stage 18's TF32 variant): the same rules in 4-byte
+  // elements. Maps to store through (C) need rows of whole 16-byte chunks too, since TMA
+  // stores write whole chunks: allows_tma_store.
   float* const c = reinterpret_cast<float*>(std::uintptr_t{4096});
   float* const c_off = reinterpret_cast<float*>(std::uintptr_t{4100});
   REQUIRE(allows_tma_store(Matrix{200, 300, 204, c}));
   REQUIRE_FALSE(allows_tma_store(Matrix{201, 300, 204, c}));  // a last chunk of one float
   REQUIRE_FALSE(allows_tma_store(Matrix{200, 300, 202, c}));  // rows 8 bytes off
   REQUIRE_FALSE(allows_tma_store(Matrix{200, 300, 204, c_off}));
-  const auto refused_c = [](const Matrix& m, int box_cols, int box_rows) {
+  const auto refused_load = [](const Matrix& m, int box_cols, int box_rows) {
     REQUIRE_THROWS_AS(make_tensor_map_2d(m, box_cols, box_rows), std::invalid_argument);
     REQUIRE_THROWS_WITH(make_tensor_map_2d(m, box_cols, box_rows),
                         Catch::Contains("allows_float4"));
   };
-  refused_c(Matrix{200, 300, 202, c}, 32, 64);      // rows 8 bytes off
-  refused_c(Matrix{200, 300, 204, c_off}, 32, 64);  // a base 4 bytes past a boundary
-  refused_c(Matrix{200, 300, 204, c}, 36, 64);  // 144 bytes: past the 128-byte swizzle
-  refused_c(Matrix{200, 300, 204, c}, 6, 64);   // 24 bytes: not whole chunks
+  refused_load(Matrix{200, 300, 202, c}, 32, 64);      // rows 8 bytes off
+  refused_load(Matrix{200, 300, 204, c_off}, 32, 64);  // a base 4 bytes past a boundary
+  refused_load(Matrix{200, 300, 204, c}, 36, 64);      // 144 bytes: past the 128-byte swizzle
+  refused_load(Matrix{200, 300, 204, c}, 6, 64);       // 24 bytes: not whole chunks
+  const auto refused_store = [](const Matrix& m, int box_cols, int box_rows) {
+    REQUIRE_THROWS_AS(make_store_tensor_map_2d(m, box_cols, box_rows), std::invalid_argument);
+    REQUIRE_THROWS_WITH(make_store_tensor_map_2d(m, box_cols, box_rows),
+                        Catch::Contains("allows_tma_store"));
+  };
+  refused_store(Matrix{201, 300, 204, c}, 32, 64);  // loadable, but a store would overrun
+  refused_store(Matrix{200, 300, 202, c}, 32, 64);
 }
 
 TEST_CASE("tensor maps encode every 16-byte-aligned BF16 view, boxes larger than it included",
@@ -461,4 +489,5 @@ TEST_CASE("tensor maps encode every 16-byte-aligned BF16 view, boxes larger than
   REQUIRE(std::memcmp(&maps[1], &maps[2], sizeof(CUtensorMap)) != 0);
   DeviceMatrix c(70, 36, 40);  // C: 36 columns, 9 whole chunks a row
   REQUIRE_NOTHROW(make_tensor_map_2d(c.view(), 32, 64));
+  REQUIRE_NOTHROW(make_store_tensor_map_2d(c.view(), 32, 64));
 }

@@ -14,7 +14,7 @@ class WgmmaWrappersTest(unittest.TestCase):
 
     def test_every_accumulator_is_an_operand_once(self):
         for kind, shape in (("bf16", "k16.f32.bf16.bf16"), ("tf32", "k8.f32.tf32.tf32")):
-            for n in wgmma_wrappers.WIDTHS:
+            for n in wgmma_wrappers.TYPES[kind][0]:
                 text = wgmma_wrappers.wrapper(n, kind)
                 outputs = re.findall(r'"\+f"\(d\[(\d+)\]\)', text)
                 self.assertEqual([int(i) for i in outputs], list(range(n // 2)), (kind, n))
