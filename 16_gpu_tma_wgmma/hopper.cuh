@@ -23,8 +23,8 @@ namespace ladder::hopper {
 // Every slice is 64 BF16 deep: 128 bytes, one row of the 128-byte swizzle that TMA writes and
 // wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
 constexpr int kSliceK = 64;
-constexpr int kSliceRowBytes = 128;          // one row of a slice, of A or of a B box
-constexpr int kBoxBytes = 64 * kSliceK * 2;  // one 64 x 64 BF16 box of B: 8 KB
+constexpr int kSliceRowBytes = kSliceK * 2;     // one row of a slice, of A or of a B box
+constexpr int kBoxBytes = 64 * kSliceRowBytes;  // one 64 x 64 BF16 box of B: 8 KB
 constexpr int kSwizzleAtomBytes = 1024;      // 8 rows x 128 bytes: the swizzle's period
 
 __device__ inline std::uint32_t shared_address(const void* p) {
@@ -188,6 +188,21 @@ __device__ inline void multiply_slice(const bf16* a_strip, const bf16* b_slot,
     const std::uint64_t a = descriptor(a_strip + k * 16, 16, kSwizzleAtomBytes);
     const std::uint64_t b = descriptor(b_slot + k * 16 * 64, kBoxBytes, kSwizzleAtomBytes);
     wgmma_k16<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
+
+// The same product for stage 18's TF32 variant: a slice is 32 floats deep (the same 128-byte
+// rows), and B^T's slot is K-major like A's, so both descriptors step 32 bytes along the rows
+// (four k8 steps) with 8-row groups 1024 bytes apart.
+template <int N>
+__device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
+                                           float (&acc)[N / 2], bool accumulate) {
+  constexpr int kSliceFloats = kSliceRowBytes / 4;
+#pragma unroll
+  for (int k = 0; k < kSliceFloats / 8; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 8, 16, kSwizzleAtomBytes);
+    wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
   }
 }
 

@@ -23,8 +23,8 @@ struct Tile {
   static constexpr int kBlockN = BlockN;
   static constexpr int kSlots = 3;
   static constexpr int kThreads = kBlockM / 64 * 128;
-  static constexpr int kSliceABytes = kBlockM * kSliceK * 2;
-  static constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceK * 2;
+  static constexpr int kSliceABytes = kBlockM * kSliceRowBytes;
+  static constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceRowBytes;
   static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + kSlots * 8;
 };
 

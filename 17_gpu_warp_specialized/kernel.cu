@@ -25,8 +25,8 @@ struct Tile {
   static constexpr int kConsumers = 2;
   static constexpr int kConsumerRows = BlockM / kConsumers;
   static constexpr int kThreads = (1 + kConsumers) * 128;
-  static constexpr int kSliceABytes = BlockM * kSliceK * 2;
-  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceK * 2;
+  static constexpr int kSliceABytes = BlockM * kSliceRowBytes;
+  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceRowBytes;
   static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + 2 * kSlots * 8;
 };
 // setmaxnreg: 384 threads start with 168 registers each (65536 / 384, rounded down to 8); the

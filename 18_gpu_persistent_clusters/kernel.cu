@@ -41,22 +41,15 @@ struct Bf16Operands {
 
 struct Tf32Operands {
   using View = Matrix;
-  static constexpr int kSliceK = 32;
-  static_assert(64 * kSliceK * 4 == kBoxBytes, "a box of B^T is 64 rows of one slice");
+  static constexpr int kSliceK = kSliceRowBytes / 4;  // 32 floats
   // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
   static CUtensorMap b_map(const Matrix& b_t) { return make_tensor_map_2d(b_t, kSliceK, 64); }
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
-  // Four k8 steps; each moves 32 bytes along the 128-byte rows of both A and B^T, whose
-  // 8-row groups are 1024 bytes apart (the same descriptor for both operands).
   template <int N>
   __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
                                   float (&acc)[N / 2], bool accumulate) {
-#pragma unroll
-    for (int k = 0; k < kSliceK / 8; ++k) {
-      const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
-      const std::uint64_t b = descriptor(b_slot + k * 32, 16, kSwizzleAtomBytes);
-      wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
-    }
+    multiply_slice_tf32<N>(reinterpret_cast<const float*>(a_strip),
+                           reinterpret_cast<const float*>(b_slot), acc, accumulate);
   }
 };
 
@@ -491,7 +484,7 @@ void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a,
   const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
   check_tf32_operands(a, b_t, c);
   require_hopper();
-  if (!allows_float4(a) || a.width == 0 || a.height == 0 || b_t.height == 0) {
+  if (tf32_path(a, c) == GlobalAccess::scalar) {  // c.width is n, as b.width is
     throw std::invalid_argument(
         "stage 18 TF32 with B^T given: A needs 16-byte-aligned rows and no empty dimension");
   }

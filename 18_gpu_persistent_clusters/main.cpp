@@ -70,9 +70,8 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
                    });
   }
   if (tma) {
+    // The rows above (at least one: --config is a TF32 variant or all) left B^T in b_t.
     const std::string name = ladder::persistent_tf32_configs().front();
-    // b_t holds B^T from here on (whatever --config ran above), for the row that reads it.
-    ladder::launch_gemm_persistent_tf32(name, bench.a(), bench.b(), b_t.view(), bench.c());
     bench.run_tf32(report, "TF32 " + name + ", B^T given (transpose not timed)",
                    ladder::Role::stage, [name, &b_t](Matrix a, Matrix, Matrix c) {
                      ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);

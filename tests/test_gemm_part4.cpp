@@ -134,6 +134,19 @@ struct Variant {
   std::function<GlobalAccess(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
 };
 
+// A stage's variants by name, each launched through the stage's launcher with its name.
+using LaunchByName = GlobalAccess (*)(const std::string& name, MatrixBf16 a, MatrixBf16 b,
+                                      Matrix c);
+std::vector<Variant> named_variants(const std::vector<std::string>& names, LaunchByName launch) {
+  std::vector<Variant> variants;
+  for (const std::string& name : names) {
+    variants.push_back({name, [name, launch](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch(name, a, b, c);
+                        }});
+  }
+  return variants;
+}
+
 // Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
 // bound of the reference, nothing outside the view may be written, and the launcher must have
 // taken the 16-byte path exactly when A and B allow it.
@@ -206,14 +219,11 @@ TEST_CASE("14 mma.sync, swizzled and not, matches the reference on every shape a
 TEST_CASE("15 mma.sync pipelined: every tiling that fits this GPU matches the reference on "
           "every shape and layout",
           "[gpu][sm80][stage15]") {
-  std::vector<Variant> variants;
+  std::vector<std::string> fitting;
   for (const std::string& name : mma_pipelined_configs()) {
-    if (!mma_pipelined_unfit_reason(name).empty()) continue;
-    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_mma_pipelined(name, a, b, c);
-                        }});
+    if (mma_pipelined_unfit_reason(name).empty()) fitting.push_back(name);
   }
-  check_part4(variants);
+  check_part4(named_variants(fitting, launch_gemm_mma_pipelined));
 }
 
 TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13][stage14][stage15]") {
@@ -233,36 +243,19 @@ TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13]
 TEST_CASE("16 TMA + wgmma matches the reference on every shape and layout, and falls back to "
           "stage 15 where TMA cannot copy",
           "[gpu][sm90][stage16]") {
-  std::vector<Variant> variants;
-  for (const std::string& name : tma_wgmma_configs()) {
-    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_tma_wgmma(name, a, b, c);
-                        }});
-  }
-  check_part4(variants, hopper_cases());
+  check_part4(named_variants(tma_wgmma_configs(), launch_gemm_tma_wgmma), hopper_cases());
 }
 
 TEST_CASE("17 warp-specialized matches the reference on every shape and layout",
           "[gpu][sm90][stage17]") {
-  std::vector<Variant> variants;
-  for (const std::string& name : warp_specialized_configs()) {
-    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_warp_specialized(name, a, b, c);
-                        }});
-  }
-  check_part4(variants, hopper_cases());
+  check_part4(named_variants(warp_specialized_configs(), launch_gemm_warp_specialized),
+              hopper_cases());
 }
 
 TEST_CASE("18 persistent clusters: every variant matches the reference on every shape and "
           "layout",
           "[gpu][sm90][stage18]") {
-  std::vector<Variant> variants;
-  for (const std::string& name : persistent_configs()) {
-    variants.push_back({name, [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_persistent(name, a, b, c);
-                        }});
-  }
-  check_part4(variants, hopper_cases());
+  check_part4(named_variants(persistent_configs(), launch_gemm_persistent), hopper_cases());
 }
 
 // Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products
