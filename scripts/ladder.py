@@ -310,10 +310,11 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
     for kind, title, make_table in sections:
         if not results[kind]:
             if ran:
-                reasons = sorted({reason for reason, entries in skipped.items()
-                                  for _, entry_kind in entries if entry_kind == kind})
-                why = "; ".join(reasons) if reasons else "no stage of this kind ran"
-                print(f"\n{title}: no table, its stages were skipped ({why})")
+                # The reasons follow once, with the stages they skipped.
+                any_skipped = any(entry_kind == kind for entries in skipped.values()
+                                  for _, entry_kind in entries)
+                why = "its stages were skipped (below)" if any_skipped else "no stage of this kind ran"
+                print(f"\n{title}: no table, {why}")
             continue
         print(f"\n{title}\n")
         print(make_table(results[kind]))

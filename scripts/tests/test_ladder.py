@@ -32,6 +32,9 @@ class LadderTest(ScriptTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("| 01_cpu | i-j-k", done.stdout)
         self.assertIn("skipped: no usable CUDA device", done.stdout)
+        # The reason once, with the stage it skipped; the empty table points to it.
+        self.assertEqual(done.stdout.count("no usable CUDA device"), 1, done.stdout)
+        self.assertIn("no table, its stages were skipped (below)", done.stdout)
         self.assertIn("results/", done.stdout.splitlines()[-1])
         self.assertIn("python3 scripts/ladder.py --from-csv results/ladder_4096.csv",
                       done.stdout.splitlines()[-1])
