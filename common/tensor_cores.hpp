@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "common/cuda_check.hpp"
@@ -15,6 +16,9 @@
 namespace ladder {
 
 // The current device's compute capability as 10 * major + minor: 80 for sm_80, 90 for sm_90.
+// For tests only, LADDER_TEST_COMPUTE_CAPABILITY (say "80") stands in for an older GPU than the
+// one present, so that the skip of a stage this GPU cannot run is tested on any GPU; it can
+// lower the answer, never raise it.
 inline int compute_capability() {
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -22,31 +26,36 @@ inline int compute_capability() {
   int minor = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  return major * 10 + minor;
+  const int actual = major * 10 + minor;
+  if (const char* stand_in = std::getenv("LADDER_TEST_COMPUTE_CAPABILITY")) {
+    const int claimed = std::atoi(stand_in);
+    if (claimed > 0 && claimed < actual) return claimed;
+  }
+  return actual;
 }
 
-// Throws NoDeviceError (exit 77 in the programs, a skip in the tests) naming the GPU's compute
-// capability when the current device is older than sm_<major><minor>.
-inline void require_compute_capability(int major, int minor, const std::string& what) {
-  if (const int has = compute_capability(); has < major * 10 + minor) {
-    throw NoDeviceError(what + " needs compute capability " + std::to_string(major) + "." +
-                        std::to_string(minor) + " or newer; this GPU is sm_" +
-                        std::to_string(has));
+// Throws UnsupportedGpuError (exit 77 in the programs, a skip in the tests, also under
+// LADDER_REQUIRE_GPU) naming both architectures when the current device is older than
+// sm_<capability>: "needs sm_80 for BF16 tensor cores (wmma, mma.sync); this GPU is sm_75".
+inline void require_compute_capability(int capability, const std::string& what) {
+  if (const int has = compute_capability(); has < capability) {
+    throw UnsupportedGpuError("needs sm_" + std::to_string(capability) + " for " + what +
+                              "; this GPU is sm_" + std::to_string(has));
   }
 }
 
 inline void require_bf16_tensor_cores() {
-  require_compute_capability(8, 0, "BF16 on tensor cores (wmma, mma.sync)");
+  require_compute_capability(80, "BF16 tensor cores (wmma, mma.sync)");
 }
 
-// Throws NoDeviceError as above unless the current device is compute capability 9.0 exactly
-// (H100, H200). The "a" of sm_90a marks features of that one architecture (wgmma, setmaxnreg):
-// its code runs on no other GPU, later ones (Blackwell, sm_100) included, and there is no PTX
-// of it that a newer driver could compile for them.
+// As above, unless the current device is compute capability 9.0 exactly (H100, H200). The
+// "a" of sm_90a marks features of that one architecture (wgmma, setmaxnreg): its code runs on
+// no other GPU, later ones (Blackwell, sm_100) included, and there is no PTX of it that a
+// newer driver could compile for them.
 inline void require_hopper() {
   if (const int has = compute_capability(); has != 90) {
-    throw NoDeviceError("TMA and wgmma (sm_90a) run on compute capability 9.0 only (H100, "
-                        "H200); this GPU is sm_" + std::to_string(has));
+    throw UnsupportedGpuError("needs sm_90a for TMA and wgmma (H100, H200); this GPU is sm_" +
+                              std::to_string(has));
   }
 }
 

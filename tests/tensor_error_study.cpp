@@ -178,14 +178,12 @@ int study_main(int argc, char** argv) {
   cli.add_seed("--seed", &seed, "seed of the random inputs");
   if (!cli.parse(argc, argv)) return kExitOk;
   const DeviceInfo device = require_device();
-  if (device.major < 8) {
-    throw NoDeviceError(device.describe() + " has no BF16 tensor cores (sm_80 or newer)");
-  }
+  require_bf16_tensor_cores();
 
   std::string no_hopper;  // why stages 16-18 are left out, or ""
   try {
     require_hopper();
-  } catch (const NoDeviceError& e) {
+  } catch (const UnsupportedGpuError& e) {
     no_hopper = e.what();
   }
 

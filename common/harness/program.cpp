@@ -36,6 +36,10 @@ int run_program(const char* program, int (*body)(int, char**), int argc, char** 
     std::fprintf(stderr, "%s: error: %s\nRun '%s --help' for the options.\n", program, e.what(),
                  program);
     return kExitUsage;
+  } catch (const UnsupportedGpuError& e) {
+    // Nothing is broken: this GPU predates the stage. A skip even under LADDER_REQUIRE_GPU.
+    std::fprintf(stderr, "%s: skipped: %s\n", program, e.what());
+    return kExitSkipped;
   } catch (const NoDeviceError& e) {
     return no_usable_gpu(std::string(program) + ": ",
                          std::string("no usable CUDA device: ") + e.what(), gpu_required());

@@ -6,8 +6,8 @@
 
 namespace ladder {
 
-// 0 verified, 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU (what ctest
-// shows as Skipped).
+// 0 verified, 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU or a GPU
+// without the stage's instructions (what ctest shows as Skipped).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
@@ -28,8 +28,8 @@ bool gpu_required();  // reads LADDER_REQUIRE_GPU
 int no_usable_gpu(const std::string& prefix, const std::string& message, bool required);
 
 // Runs a stage program's body and turns what it throws into the exit codes above and a
-// one-line message on stderr: UsageError 2, NoDeviceError 77 (1 when gpu_required()),
-// anything else 1.
+// one-line message on stderr: UsageError 2, UnsupportedGpuError 77, NoDeviceError 77 (1 when
+// gpu_required()), anything else 1.
 int run_program(const char* program, int (*body)(int, char**), int argc, char** argv);
 
 }  // namespace ladder
