@@ -41,12 +41,15 @@ __global__ void transpose_shared(Matrix in, Matrix out) {
 }  // namespace
 
 void launch_transpose_shared(Matrix in, Matrix out, int tile, int block_rows) {
+  check_view(in);
+  check_view(out);
   if (out.height != in.width || out.width != in.height) {
     throw std::invalid_argument("launch_transpose_shared: out must be in.width x in.height");
   }
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return transpose_shared<TILE, BLOCK_ROWS>;
   });
+  if (in.width == 0 || in.height == 0) return;  // no work; a grid of 0 blocks would not launch
   kernel<<<grid_covering(in.width, in.height, tile, tile), dim3(tile, block_rows)>>>(in, out);
   CUDA_CHECK_LAUNCH();
 }

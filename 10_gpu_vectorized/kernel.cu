@@ -207,13 +207,15 @@ GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c) { return float4_path(
 
 GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth) {
   check_gemm_shapes(a, b, c);
+  if (slice_depth != 16 && slice_depth != 8) {
+    throw std::invalid_argument("stage 10 has no slice depth " + std::to_string(slice_depth));
+  }
   const GlobalAccess path = vectorized_path(a, b, c);
+  if (c.width == 0 || c.height == 0) return path;  // no work; a grid of 0 blocks would not launch
   if (slice_depth == 16) {
     launch<16>(path, a, b, c);
-  } else if (slice_depth == 8) {
-    launch<8>(path, a, b, c);
   } else {
-    throw std::invalid_argument("stage 10 has no slice depth " + std::to_string(slice_depth));
+    launch<8>(path, a, b, c);
   }
   CUDA_CHECK_LAUNCH();
   return path;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
@@ -248,10 +249,14 @@ __device__ void copy_slice(bf16* a_slice, bf16* b_slice, const MatrixBf16& a, co
 template <bool Vector>
 __device__ inline uint4 load_chunk(const bf16* from, int valid) {
   if (Vector && valid == kChunk) return *reinterpret_cast<const uint4*>(from);
-  alignas(16) bf16 values[kChunk];
+  bf16 values[kChunk];
 #pragma unroll
   for (int i = 0; i < kChunk; ++i) values[i] = i < valid ? from[i] : __float2bfloat16(0.0f);
-  return *reinterpret_cast<const uint4*>(values);
+  // Copied out, not read through a uint4 pointer: that would read bf16 objects as another
+  // type (undefined: strict aliasing). nvcc turns the 16-byte memcpy into register moves.
+  uint4 chunk;
+  memcpy(&chunk, values, sizeof chunk);
+  return chunk;
 }
 
 // Through registers: every chunk this thread copies is loaded first, all loads in flight at

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "08_transpose_padded/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
@@ -280,10 +282,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 }
 
 // How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
+// Neither copied nor moved: config.attrs points at this object's own cluster_shape, which a
+// copy's config would still point at after the original is gone.
 template <class Cfg>
 struct Launch {
   cudaLaunchAttribute cluster_shape = {};
   cudaLaunchConfig_t config = {};
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
   explicit Launch(long long blocks) {
     cluster_shape.id = cudaLaunchAttributeClusterDimension;
     cluster_shape.val.clusterDim.x = Cfg::kClusterM;
@@ -305,14 +311,17 @@ long long cluster_tiles(const Matrix& c) {
 }
 
 // As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the H100),
-// asked of the device rather than assumed, once per device. Both kernels of a Cfg (TMA or
-// direct store) take the same threads, registers and shared memory.
+// asked of the device rather than assumed, again whenever the current device changes. Both
+// kernels of a Cfg (TMA or direct store) take the same threads, registers and shared memory.
+// The answer is kept for the next call under a lock: host threads may launch at once.
 template <class Ops, class Cfg>
 int resident_clusters() {
+  static std::mutex mutex;
   static int asked_device = -1;
   static int resident = 0;
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
   if (device != asked_device) {
     auto kernel = gemm_persistent<Ops, Cfg, Cfg::kTmaStore>;
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -365,6 +374,9 @@ using Wide = Config<128, 256, 64, 2, 8, true>;
 using Narrow = Config<128, 192, 64, 2, 8, true>;
 using WideAlone = Config<128, 256, 64, 1, 8, true>;
 using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
+static_assert(!std::is_copy_constructible_v<Launch<Wide>> &&
+                  !std::is_move_constructible_v<Launch<Wide>>,
+              "a Launch's config points at its own cluster_shape: a copy would dangle");
 
 // Waves x tile width, a proxy for a tiling's run time: a partly filled last wave counts as a
 // full one, and a wave of wider tiles takes proportionally longer.
@@ -428,6 +440,9 @@ const NamedVariant<Matrix> kTf32Variants[] = {
 // the caller's, and a stride that TMA cannot read is the caller's mistake, not a reason to run
 // eight times slower.
 void check_tf32_operands(const Matrix& a, const Matrix& b_t, const Matrix& c) {
+  check_view(a);
+  check_view(b_t);
+  check_view(c);
   if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
     throw std::invalid_argument(
         "stage 18 TF32: A (" + std::to_string(a.height) + "x" + std::to_string(a.width) +
@@ -484,9 +499,14 @@ void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a,
   const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
   check_tf32_operands(a, b_t, c);
   require_hopper();
+  if (c.width == 0 || c.height == 0) return;  // no work; a grid of 0 blocks would not launch
+  if (a.width == 0) {  // K = 0: C = 0, the empty sums, as every other launcher writes them
+    CUDA_CHECK(cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float),
+                            c.height));
+    return;
+  }
   if (tf32_path(a, c) == GlobalAccess::scalar) {  // c.width is n, as b.width is
-    throw std::invalid_argument(
-        "stage 18 TF32 with B^T given: A needs 16-byte-aligned rows and no empty dimension");
+    throw std::invalid_argument("stage 18 TF32 with B^T given: A needs 16-byte-aligned rows");
   }
   variant.launch(a, b_t, c);
 }

@@ -50,7 +50,8 @@ GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Ma
                                          Matrix b_t, Matrix c);
 
 // The product alone, from a B^T already in b_t (the transpose left out of the time: what
-// the transpose costs). Throws std::invalid_argument where A allows no tensor map.
+// the transpose costs). An empty C is no work, K = 0 makes C = 0; otherwise throws
+// std::invalid_argument where A's rows are not 16-byte aligned (no tensor map, no fallback).
 void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
                                             Matrix c);
 

@@ -19,8 +19,9 @@ class DeviceMatrix {
 
   Matrix view() const { return view_; }
 
-  // Copies between host and device views of the same shape. With equal strides whole
-  // rows travel, padding included; otherwise only the width x height elements.
+  // Copies the width x height elements between this matrix and a host view of the same
+  // shape, any stride, and nothing outside the two views, padding included (copy_2d in
+  // common/device_memory.hpp, where whole_rows copies the padding too).
   void upload(Matrix host);
   void download(Matrix host) const;
 

@@ -20,17 +20,27 @@ std::size_t bytes_of(const View& m) {
   return static_cast<std::size_t>(m.stride) * m.height * sizeof(*m.data);
 }
 
-// Copies between views of the same shape. With equal strides whole rows travel, padding
-// included; otherwise only the width x height elements.
+// Copies the width x height elements between views of the same shape, whatever their strides,
+// and nothing else. Not whole rows even where the strides are equal: a view may be a sub-view
+// whose rows end before its stride does, past which lie another view's elements, and, after
+// its last row, possibly the end of its allocation.
 template <class View>
 void copy_2d(View to, View from, cudaMemcpyKind kind) {
   if (to.width != from.width || to.height != from.height) {
     throw std::invalid_argument("host and device matrices differ in shape");
   }
   const std::size_t element = sizeof(*to.data);
-  const int columns = to.stride == from.stride ? to.stride : to.width;
   CUDA_CHECK(cudaMemcpy2D(to.data, to.stride * element, from.data, from.stride * element,
-                          columns * element, to.height, kind));
+                          to.width * element, to.height, kind));
+}
+
+// The same rows, padding included (width = stride): for copying an owner's whole buffer with
+// copy_2d, as tests do to see that its padding is still poisoned. Only for an owner's whole
+// view: a sub-view's padding is its neighbours' elements.
+template <class View>
+View whole_rows(View m) {
+  m.width = m.stride;
+  return m;
 }
 
 // Running out of memory is a problem too large for this machine (a usage error, exit 2),

@@ -14,7 +14,8 @@ namespace ladder {
 // A view: it does not own its data. Owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand
 // views out. Every owner keeps stride * (height + kEdgeRows) below 2^31, so int index
 // arithmetic cannot overflow, even for the rows past the edge that a tile overhanging the
-// matrix computes addresses for (and never reads).
+// matrix computes addresses for (and never reads); every stage's launcher checks that its
+// views keep the same rule (check_view).
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -45,9 +46,19 @@ inline constexpr unsigned char kPoisonByte = 0xFF;
 // Every owner calls it before allocating; the options call it before anything is allocated.
 void check_matrix_shape(int height, int width, int stride);
 
+// Throws std::invalid_argument, naming the rule, unless the view keeps the owners' int-index
+// rule: no negative size, stride >= width, stride * (height + kEdgeRows) below 2^31. Empty
+// views (width or height 0) pass. Launchers take views, not owners, and a view made by hand
+// can break the rule, past which a kernel's int offsets wrap around without a word: every
+// stage's launcher checks its views with it (the matrix products through check_gemm_shapes)
+// before any CUDA call.
+void check_view(const Matrix& m);
+
 // Throws std::invalid_argument unless c = a * b is defined: a.width == b.height and c is
-// a.height x b.width. Every launcher's precondition, CPU and GPU: a kernel given mismatched
-// views would read past the end of one of them without a word.
+// a.height x b.width, and each view passes check_view. Every launcher's precondition, CPU and
+// GPU: a kernel given mismatched views would read past the end of one of them without a word.
+// Past it, every stage's launcher takes an empty C (m or n = 0) as no work and makes C = 0 for
+// K = 0, where every sum is empty.
 void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c);
 
 }  // namespace ladder

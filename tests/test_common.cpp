@@ -94,6 +94,58 @@ TEST_CASE("the host memory available is MemAvailable plus SwapFree", "[common]")
   REQUIRE_FALSE(available_host_bytes("").has_value());
 }
 
+TEST_CASE("a process's memory cgroup is read from /proc/self/cgroup", "[common]") {
+  // cgroup v2 alone: one line, no controllers named.
+  const auto v2 = memory_cgroup("0::/user.slice/user-1000.slice/session-2.scope\n");
+  REQUIRE(v2.has_value());
+  REQUIRE(v2->root == "/sys/fs/cgroup");
+  REQUIRE(v2->path == "/user.slice/user-1000.slice/session-2.scope");
+  REQUIRE(v2->limit_file == "memory.max");
+  REQUIRE(v2->usage_file == "memory.current");
+  // Both mounted (hybrid): memory is v1's controller, wherever its line is.
+  const auto hybrid = memory_cgroup(
+      "9:name=systemd:/\n4:memory:/process_api/ab12\n3:cpuset:/\n0::/\n");
+  REQUIRE(hybrid.has_value());
+  REQUIRE(hybrid->root == "/sys/fs/cgroup/memory");
+  REQUIRE(hybrid->path == "/process_api/ab12");
+  REQUIRE(hybrid->limit_file == "memory.limit_in_bytes");
+  REQUIRE(hybrid->usage_file == "memory.usage_in_bytes");
+  // A v1 hierarchy may hold several controllers.
+  const auto shared = memory_cgroup("0::/\n5:cpu,memory:/kubepods/pod1\n");
+  REQUIRE(shared.has_value());
+  REQUIRE(shared->root == "/sys/fs/cgroup/memory");
+  REQUIRE(shared->path == "/kubepods/pod1");
+  REQUIRE_FALSE(memory_cgroup("3:cpuset:/\n2:memory_other:/x\n").has_value());
+  REQUIRE_FALSE(memory_cgroup("").has_value());
+}
+
+TEST_CASE("cgroup memory left: the limit less usage, cache aside", "[common]") {
+  constexpr std::uint64_t gib = 1ull << 30;
+  using Bytes = std::optional<std::uint64_t>;
+  // v2: 8 GiB allowed, 3 GiB held of which 1 GiB is inactive file cache: 6 GiB left.
+  REQUIRE(cgroup_bytes_left("8589934592\n", "3221225472\n",
+                            "anon 2147483648\nfile 1073741824\ninactive_file 1073741824\n") ==
+          Bytes(6 * gib));
+  // v1: total_inactive_file counts the children too, inactive_file the cgroup alone.
+  REQUIRE(cgroup_bytes_left("4294967296\n", "3221225472\n",
+                            "inactive_file 0\ntotal_inactive_file 1073741824\n") ==
+          Bytes(2 * gib));
+  REQUIRE(cgroup_bytes_left("4294967296\n", "1073741824\n", "") == Bytes(3 * gib));
+  // Held past the limit (the kernel reclaims lazily): nothing left, not a wrap-around.
+  REQUIRE(cgroup_bytes_left("1073741824\n", "2147483648\n", "") == Bytes(0));
+  // More cache than usage (counted at different moments): the whole limit.
+  REQUIRE(cgroup_bytes_left("1073741824\n", "100\n", "inactive_file 200\n") == Bytes(gib));
+  // No limit ("max"), or a file not read.
+  REQUIRE_FALSE(cgroup_bytes_left("max\n", "3221225472\n", "").has_value());
+  REQUIRE_FALSE(cgroup_bytes_left("", "3221225472\n", "").has_value());
+  REQUIRE_FALSE(cgroup_bytes_left("8589934592\n", "", "").has_value());
+}
+
+TEST_CASE("the host memory check admits a byte and refuses an exabyte", "[common]") {
+  REQUIRE_NOTHROW(require_host_memory("p", 1));
+  REQUIRE_THROWS_AS(require_host_memory("p", 1ull << 60), UsageError);
+}
+
 TEST_CASE("random inputs depend on the seed and the position only", "[common]") {
   HostMatrix plain(5, 7);
   HostMatrix padded(5, 7, 10);
@@ -124,7 +176,7 @@ TEST_CASE("poison turns every element into NaN", "[common]") {
   }
 }
 
-TEST_CASE("round_to_tf32 keeps 10 mantissa bits, ties to even, padding untouched", "[common]") {
+TEST_CASE("round_to_tf32: 10 mantissa bits, ties to even, padding untouched", "[common]") {
   HostMatrix m(1, 6, 8);
   poison(m.view());
   const float ulp = std::ldexp(1.0f, -10);  // TF32's spacing just above 1
@@ -405,7 +457,7 @@ TEST_CASE("the L2 flush writes twice the cache's size", "[common][timing]") {
   REQUIRE(l2_flush_bytes(0) == 0);
 }
 
-TEST_CASE("the help shows a long list of choices as a count; a wrong value lists them all",
+TEST_CASE("help counts a long list of choices; a wrong value lists them all",
           "[common][cli]") {
   std::vector<std::string> tilings;
   for (int i = 0; i < 20; ++i) tilings.push_back("tiling_number_" + std::to_string(i));

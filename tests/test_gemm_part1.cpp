@@ -13,6 +13,7 @@
 #include "05_gpu_unrolled/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
+#include "common/device_memory.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
 
@@ -47,8 +48,9 @@ void check_against_reference(const std::vector<Variant>& variants) {
           c_device.poison();
           variant.launch(a_device.view(), b_device.view(), c_device.view());
           CUDA_CHECK(cudaDeviceSynchronize());
-          HostMatrix c = test::poisoned_matrix(shape.m, shape.n, padding);
-          c_device.download(c.view());  // equal strides: the padding travels too
+          HostMatrix c(shape.m, shape.n, shape.n + padding);
+          // Whole rows: the padding checked below is the device's.
+          copy_2d(whole_rows(c.view()), whole_rows(c_device.view()), cudaMemcpyDeviceToHost);
           const CheckResult check = check_gemm(c.view(), want, shape.k);
           INFO(check.summary());
           REQUIRE(check.ok);
@@ -62,7 +64,7 @@ void check_against_reference(const std::vector<Variant>& variants) {
 
 }  // namespace
 
-TEST_CASE("03 naive: both thread mappings with both block sizes match the reference",
+TEST_CASE("03 naive: both thread mappings, both block sizes",
           "[gpu][stage03]") {
   std::vector<Variant> variants;
   for (const NaiveMapping mapping : {NaiveMapping::rows, NaiveMapping::cols}) {
@@ -79,7 +81,7 @@ TEST_CASE("03 naive: both thread mappings with both block sizes match the refere
 
 // The --drop-sync kernels are racy on purpose and stay out of here (and of the sanitizer
 // runs of this binary).
-TEST_CASE("04 shared tiled: square tiles and wide slabs of every tile size match the reference",
+TEST_CASE("04 shared tiled: square tiles and wide slabs of every size",
           "[gpu][stage04]") {
   std::vector<Variant> variants;
   for (const int tile : {8, 16, 32}) {
@@ -94,7 +96,7 @@ TEST_CASE("04 shared tiled: square tiles and wide slabs of every tile size match
   check_against_reference(variants);
 }
 
-TEST_CASE("05 unrolled: every unroll variant of every tile size matches the reference",
+TEST_CASE("05 unrolled: every unroll variant of every tile size",
           "[gpu][stage05]") {
   const std::pair<const char*, Unroll> unrolls[] = {{"unroll 1", Unroll::none},
                                                     {"manual x4", Unroll::manual4},

@@ -2,9 +2,11 @@
 // and Part 4's BF16 operands, conversions and bench, the Hopper probe and TMA tensor maps.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -15,6 +17,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
+#include "common/device_memory.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
@@ -56,14 +59,15 @@ TEST_CASE("device matrices start poisoned and round-trip with padding", "[gpu]")
   DeviceMatrix device(5, 7, 10);
   HostMatrix back = test::poisoned_matrix(5, 7, 3);
   fill_random(back.view(), 99);
-  device.download(back.view());
+  // Whole rows, to see the device's padding: a download copies the 5x7 elements only.
+  copy_2d(whole_rows(back.view()), whole_rows(device.view()), cudaMemcpyDeviceToHost);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 10; ++j) REQUIRE(std::isnan(back.view().get(i, j)));
 
-  device.upload(host.view());
+  device.upload(host.view());  // the elements only: the device's padding stays NaN
   DeviceMatrix moved = std::move(device);
   REQUIRE(device.view().data == nullptr);
-  moved.download(back.view());
+  copy_2d(whole_rows(back.view()), whole_rows(moved.view()), cudaMemcpyDeviceToHost);
   REQUIRE(check_copy(host.view(), back.view()).ok);
   REQUIRE(padding_is_poisoned(back.view()));
 
@@ -168,12 +172,12 @@ TEST_CASE("cuBLAS in FP32 stays within the FP32 error bound", "[gpu][cublas]") {
       a_dev.upload(a.view());
       b_dev.upload(b.view());
       cublas(a_dev.view(), b_dev.view(), c_dev.view());
-      HostMatrix c = test::poisoned_matrix(shape.m, shape.n, padding);
-      c_dev.download(c.view());
+      HostMatrix c(shape.m, shape.n, shape.n + padding);
+      copy_2d(whole_rows(c.view()), whole_rows(c_dev.view()), cudaMemcpyDeviceToHost);
       const CheckResult check = check_gemm(c.view(), reference_gemm(a.view(), b.view()), shape.k);
       INFO(check.summary());
       REQUIRE(check.ok);
-      REQUIRE(padding_is_poisoned(c.view()));
+      REQUIRE(padding_is_poisoned(c.view()));  // C's padding on the device, copied with it
     }
   }
 }
@@ -249,11 +253,11 @@ TEST_CASE("BF16 operands follow the float shape rules", "[common][bf16]") {
                       "widen_to_float needs src and dst of the same shape");
 }
 
-TEST_CASE("BF16 device matrices start poisoned (NaN) and round-trip with padding", "[gpu][bf16]") {
+TEST_CASE("BF16 device matrices start poisoned and round-trip with padding", "[gpu][bf16]") {
   DeviceMatrixBf16 device(3, 5, 8);
   std::vector<bf16> elements;
   const MatrixBf16 host = host_view(elements, 3, 5, 8);
-  device.download(host);
+  copy_2d(whole_rows(host), whole_rows(device.view()), cudaMemcpyDeviceToHost);  // padding too
   for (const bf16 x : elements) REQUIRE(std::isnan(__bfloat162float(x)));
 
   for (int i = 0; i < 3; ++i)
@@ -268,7 +272,71 @@ TEST_CASE("BF16 device matrices start poisoned (NaN) and round-trip with padding
     for (int j = 0; j < 5; ++j) REQUIRE(__bfloat16_as_ushort(back.get(i, j)) == __bfloat16_as_ushort(host.get(i, j)));
 }
 
-TEST_CASE("round_to_bf16 rounds to nearest even as the host does, inside a sub-view only",
+namespace {
+
+float as_float(float x) { return x; }
+float as_float(bf16 x) { return __bfloat162float(x); }
+
+// A device matrix (DeviceMatrix or DeviceMatrixBf16) and a host sub-view of the same stride
+// whose rows end before the stride does: a copy of whole rows would write the host elements
+// past each row of the view on a download, and read them on an upload, past the end of the
+// host buffer on its last row. Element: float or bf16; every value is exact in both.
+template <class Owner, class Element>
+void check_sub_view_copies() {
+  using View = decltype(std::declval<const Owner&>().view());
+  constexpr int kStride = 12;
+  constexpr float kGuard = -7.0f;
+
+  // Download into a 3x5 view at (1, 4) of 5 rows of guard cells: the cells around it stay.
+  std::vector<Element> host(kStride * 5, Element(kGuard));
+  const View into = View{kStride, 5, kStride, host.data()}.sub(1, 4, 3, 5);
+  Owner device(3, 5, kStride);
+  std::vector<Element> values(15);
+  for (int i = 0; i < 15; ++i) values[i] = Element(i + 0.5f);
+  device.upload(View{5, 3, 5, values.data()});
+  device.download(into);
+  for (int row = 0; row < 5; ++row) {
+    for (int col = 0; col < kStride; ++col) {
+      CAPTURE(row, col);
+      const bool inside = row >= 1 && row < 4 && col >= 4 && col < 9;
+      const float want = inside ? (row - 1) * 5 + (col - 4) + 0.5f : kGuard;
+      REQUIRE(as_float(host[row * kStride + col]) == want);
+    }
+  }
+
+  // Upload from a 3x8 view at (0, 4) whose last element is the host buffer's last: the device
+  // matrix's padding (columns 8-11) stays NaN, as its constructor left it.
+  std::vector<Element> source(kStride * 3);
+  for (int i = 0; i < kStride * 3; ++i) source[i] = Element(i + 0.5f);
+  Owner target(3, 8, kStride);
+  target.upload(View{kStride, 3, kStride, source.data()}.sub(0, 4, 3, 8));
+  std::vector<Element> back(kStride * 3);
+  copy_2d(whole_rows(View{8, 3, kStride, back.data()}), whole_rows(target.view()),
+          cudaMemcpyDeviceToHost);
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < kStride; ++col) {
+      CAPTURE(row, col);
+      const float got = as_float(back[row * kStride + col]);
+      if (col < 8) {
+        REQUIRE(got == as_float(source[row * kStride + 4 + col]));
+      } else {
+        REQUIRE(std::isnan(got));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("copies with a host sub-view touch only its elements", "[gpu]") {
+  check_sub_view_copies<DeviceMatrix, float>();
+}
+
+TEST_CASE("BF16 copies with a host sub-view touch only its elements", "[gpu][bf16]") {
+  check_sub_view_copies<DeviceMatrixBf16, bf16>();
+}
+
+TEST_CASE("round_to_bf16 rounds to nearest even, inside a sub-view only",
           "[gpu][bf16]") {
   // Ties between two BF16 neighbours (8 significant bits) go to the even one; NaN stays NaN;
   // beyond the largest BF16 (0x7F7F) is infinity; subnormals round like any other value.
@@ -290,7 +358,7 @@ TEST_CASE("round_to_bf16 rounds to nearest even as the host does, inside a sub-v
   round_to_bf16(src.view().sub(1, 2, 5, 5), dst.view().sub(1, 2, 5, 5));
   std::vector<bf16> elements;
   const MatrixBf16 rounded = host_view(elements, kRows, kCols, 12);
-  dst.download(rounded);
+  copy_2d(whole_rows(rounded), whole_rows(dst.view()), cudaMemcpyDeviceToHost);  // padding too
   for (int i = 0; i < kRows; ++i) {
     for (int j = 0; j < 12; ++j) {
       CAPTURE(i, j);
@@ -329,7 +397,7 @@ TEST_CASE("widen_to_float is exact for every BF16 bit pattern", "[gpu][bf16]") {
   DeviceMatrix dst(256, 256, 257);
   widen_to_float(src.view(), dst.view());
   HostMatrix widened(256, 256, 257);
-  dst.download(widened.view());
+  copy_2d(whole_rows(widened.view()), whole_rows(dst.view()), cudaMemcpyDeviceToHost);
   for (int i = 0; i < 256; ++i) {
     for (int j = 0; j < 256; ++j) {
       const float got = widened.get(i, j);
@@ -347,7 +415,7 @@ TEST_CASE("widen_to_float is exact for every BF16 bit pattern", "[gpu][bf16]") {
   REQUIRE(padding_is_poisoned(widened.view()));
 }
 
-TEST_CASE("the tensor bench checks cuBLAS BF16 and FP32 rows on the same rounded inputs",
+TEST_CASE("tensor bench checks cuBLAS BF16 and FP32 on the same inputs",
           "[gpu][cublas][bf16]") {
   RunOptions options = gpu_run_defaults();
   options.repeats = Repeats{1, 2};
@@ -412,21 +480,45 @@ TEST_CASE("the tensor bound fails an element a few products off", "[gpu][cublas]
   }
 }
 
-TEST_CASE("require_hopper accepts compute capability 9.0 and refuses any other GPU, naming it",
-          "[gpu]") {
+TEST_CASE("require_hopper accepts sm_90 only and names any other GPU", "[gpu]") {
   require_device();
   const int capability = compute_capability();
   if (capability == 90) {
     REQUIRE_NOTHROW(require_hopper());
   } else {
-    REQUIRE_THROWS_AS(require_hopper(), NoDeviceError);
+    REQUIRE_THROWS_AS(require_hopper(), UnsupportedGpuError);
     REQUIRE_THROWS_WITH(require_hopper(),
-                        Catch::Contains("TMA and wgmma (sm_90a)") &&
+                        Catch::StartsWith("needs sm_90a for TMA and wgmma") &&
                             Catch::EndsWith("this GPU is sm_" + std::to_string(capability)));
   }
 }
 
-TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", "[common][tma]") {
+// LADDER_TEST_COMPUTE_CAPABILITY makes this GPU pass for an older one (the older_gpu tests of
+// tests/CMakeLists.txt rely on it), and never for a newer one.
+TEST_CASE("a stand-in compute capability can only be older", "[gpu]") {
+  require_device();
+  const int actual = compute_capability();
+  struct StandIn {
+    explicit StandIn(const char* value) { setenv("LADDER_TEST_COMPUTE_CAPABILITY", value, 1); }
+    ~StandIn() { unsetenv("LADDER_TEST_COMPUTE_CAPABILITY"); }
+  };
+  {
+    const StandIn older("70");
+    REQUIRE(compute_capability() == std::min(actual, 70));
+    REQUIRE_THROWS_AS(require_bf16_tensor_cores(), UnsupportedGpuError);
+    REQUIRE_THROWS_WITH(require_bf16_tensor_cores(),
+                        "needs sm_80 for BF16 tensor cores (wmma, mma.sync); this GPU is sm_" +
+                            std::to_string(std::min(actual, 70)));
+    REQUIRE_THROWS_AS(require_hopper(), UnsupportedGpuError);
+  }
+  {
+    const StandIn newer("999");
+    REQUIRE(compute_capability() == actual);
+  }
+  REQUIRE(compute_capability() == actual);
+}
+
+TEST_CASE("a tensor map refuses what TMA cannot copy, before the driver", "[common][tma]") {
   // Addresses only, never dereferenced: the checks look at nothing else.
   const auto at = [](std::uintptr_t address) { return reinterpret_cast<bf16*>(address); };
   const MatrixBf16 good{200, 300, 208, at(4096)};
@@ -474,7 +566,7 @@ TEST_CASE("a tensor map refuses what TMA cannot copy before asking the driver", 
   refused_store(Matrix{200, 300, 202, c}, 32, 64);
 }
 
-TEST_CASE("tensor maps encode every 16-byte-aligned BF16 view, boxes larger than it included",
+TEST_CASE("tensor maps encode aligned BF16 views, boxes larger than them too",
           "[gpu][sm90][tma]") {
   DeviceMatrixBf16 buffer(300, 200, 208);
   const MatrixBf16 whole = buffer.view();
