@@ -1,10 +1,11 @@
 // Stages 13-18 on the GPU: BF16 operands, FP32 results, against a double-precision reference
 // computed from the rounded inputs (every product exact), within the tensor-core bound
 // tensor_gemm_gamma(K). Every variant and tiling on shapes around every tile edge in M, N and
-// K, with operands laid out four ways, and the path each launcher took checked against the
-// 16-byte alignment rule (for 16-18: TMA where it holds, stage 15's kernel where not). Tagged
-// [sm80] (13-15) and [sm90] (16-18, sm_90a code): the runner skips them on GPUs that cannot
-// run them (catch_main.cpp).
+// K, with operands laid out four ways inside NaN-filled buffers with guard cells around them,
+// and the path each launcher took checked against the 16-byte alignment rule (for 16-18: TMA
+// where it holds, stage 15's kernel where not). Stages 16-18 also run many times at a large K,
+// bit for bit the same each time ([repeatable]). Tagged [sm80] (13-15) and [sm90] (16-18,
+// sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "13_gpu_wmma/kernel.hpp"
@@ -37,10 +39,19 @@ namespace {
 // and 256 in M and N, warp tiles of 32 and 64, K slices of 32 (stage 13) and 64 (14, 15), the
 // 16-deep mma step and the 8-element chunk (K = 15, 17, 31, 33, ...). 129x257x1000 refills
 // stage 15's ring many times. Under compute-sanitizer (LADDER_QUICK_SHAPES) a few that still
-// run interior and edge blocks, partial chunks, both paths and a ring refilled.
+// run interior and edge blocks, partial chunks, both paths, and one K deep enough that every
+// ring slot is refilled in both barrier parities, so that the sanitizers see the producers
+// of 17 and 18 wait for empty slots, lap after lap. The rings: stage 15 has 2, 3 or 4 stages
+// of 64-deep slices (tilings _s2, _s3, _s4), stage 16 3 slots and stages 17 and 18 4 slots of
+// 64 BF16, or of 32 floats in 18's TF32 variant. The deepest, 4 slots, takes 4 x 4 slices for
+// four fills of each slot (full-barrier parities 0, 1, 0, 1; the producer waits before the
+// last three with empty-barrier parities 0, 1, 0): K >= 1024. K = 1064 is 16 whole slices and
+// a partial 17th (40 of 64): 4 or 5 fills of each slot of a 4-slot ring, 5 or 6 of stage 16's;
+// in TF32 33 whole slices of 32 and a partial 34th (8 of 32), 8 or 9 fills. One tile row
+// (M = 65) keeps it cheap under the sanitizers; N = 72 puts the tight layout on the TMA path.
 std::vector<test::GemmCase> part4_cases() {
   if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) {
-    return {{3, 5, 7}, {129, 260, 33}, {200, 130, 17}, {129, 70, 200}, {33, 66, 18}};
+    return {{3, 5, 7}, {129, 260, 33}, {200, 130, 17}, {65, 72, 1064}, {33, 66, 18}};
   }
   return {{1, 1, 1},       {1, 1, 7},       {7, 1, 1},       {1, 9, 1},       {3, 5, 7},
           {17, 33, 9},     {64, 64, 1},     {63, 63, 63},    {64, 64, 64},    {65, 65, 65},
@@ -63,24 +74,56 @@ std::vector<test::GemmCase> hopper_cases() {
   return cases;
 }
 
-// Where a BF16 operand or the float C lives inside a larger device buffer. A 16-byte row
-// start needs the element offset and the stride to be multiples of 8 (BF16) or 4 (float).
+// Where a BF16 operand or the float C lives inside a larger device buffer, which starts all NaN
+// as every owner does: guard rows above the view (row_offset) and below it (kGuardRowsBelow),
+// guard columns left of it (col_offset) and right of it (the stride's columns past the view),
+// all in the same allocation and directly next to the view. A store one element outside C's
+// view lands on a guard cell, which written_outside counts; a read outside A's or B's view
+// brings a NaN into C, which the check fails. Only the tight layout has no guard columns: its
+// rows are the view's, so a row's cell past the end is the next row's first. A 16-byte row
+// start needs the element offset and the stride to be multiples of 8 (BF16) or 4 (float):
+// 8 guard columns and a stride of whole 16-byte rows keep it.
 struct Layout {
   const char* name;
   int row_offset;
   int col_offset;
-  int (*stride)(int width);  // of the buffer, given the width it must hold
+  int (*stride)(int width);  // of the buffer, given the width it must hold (col_offset + view)
 };
 
+constexpr int kGuardRowsBelow = 1;
+
+// Whole 16-byte rows for both element sizes after 8 guard columns, and 8 or more after the
+// view: the 16-byte path (TMA for 16-18) whatever the view's width, partial chunks at its edge.
+const Layout kAlignedPadding = {"aligned padding", 1, 8,
+                                [](int width) { return (width + 7) / 8 * 8 + 8; }};
+
 const Layout kLayouts[] = {
-    {"tight", 0, 0, [](int width) { return width; }},
-    // Whole 16-byte rows for both element sizes: the 16-byte path, partial chunks at the edge.
-    {"aligned padding", 0, 0, [](int width) { return (width + 7) / 8 * 8 + 8; }},
-    {"odd padding", 0, 0, [](int width) { return width + 3; }},
-    // One row and one column in, with a stride of whole 16-byte rows: the pointer is one
-    // element past a boundary, so a launcher that checked only the stride would fault.
+    // The stride is the width: the 16-byte path exactly where the width is a multiple of 8
+    // (floats: 4).
+    {"tight", 1, 0, [](int width) { return width; }},
+    kAlignedPadding,
+    // 3 guard columns after the view: 16-byte rows only where the view's width is 5 more than
+    // a multiple of 8 (floats: 1 more than a multiple of 4).
+    {"odd padding", 1, 8, [](int width) { return width + 3; }},
+    // One row and one column in, with a stride of whole 16-byte rows (at least one guard
+    // column after the view): the pointer is one element past a boundary, so a launcher that
+    // checked only the stride would fault.
     {"shifted sub-view", 1, 1, [](int width) { return (width + 1 + 7) / 8 * 8; }},
 };
+
+// A buffer (it starts all NaN) with room for a rows x cols view laid out as `layout`, and its
+// guard cells. Buffer: DeviceMatrix or DeviceMatrixBf16.
+template <class Buffer>
+Buffer guarded_buffer(const Layout& layout, int rows, int cols) {
+  const int width = layout.col_offset + cols;
+  return Buffer(layout.row_offset + rows + kGuardRowsBelow, width, layout.stride(width));
+}
+
+// The view inside such a buffer's view. View: Matrix or MatrixBf16.
+template <class View>
+View view_in(View buffer, const Layout& layout, int rows, int cols) {
+  return buffer.sub(layout.row_offset, layout.col_offset, rows, cols);
+}
 
 bool allows_16_bytes_by_offsets(const Layout& layout, int width) {
   const int stride = layout.stride(width + layout.col_offset);
@@ -97,10 +140,8 @@ struct Bf16Operand {
 
 // Rounds `host` to BF16 into a sub-view of a NaN-filled buffer laid out as `layout`.
 Bf16Operand place(Matrix host, const Layout& layout) {
-  const int stride = layout.stride(host.width + layout.col_offset);
-  DeviceMatrixBf16 buffer(host.height + layout.row_offset, host.width + layout.col_offset, stride);
-  const MatrixBf16 view =
-      buffer.view().sub(layout.row_offset, layout.col_offset, host.height, host.width);
+  DeviceMatrixBf16 buffer = guarded_buffer<DeviceMatrixBf16>(layout, host.height, host.width);
+  const MatrixBf16 view = view_in(buffer.view(), layout, host.height, host.width);
   DeviceMatrix source(host.height, host.width);
   source.upload(host);
   round_to_bf16(source.view(), view);
@@ -111,20 +152,39 @@ Bf16Operand place(Matrix host, const Layout& layout) {
   return Bf16Operand{std::move(buffer), view, std::move(rounded), std::move(rounded_host)};
 }
 
+// The same for an FP32 operand (stage 18's TF32 variant): `host` copied as it is.
+struct FloatOperand {
+  DeviceMatrix buffer;
+  Matrix view;
+};
+
+FloatOperand place_float(Matrix host, const Layout& layout) {
+  DeviceMatrix buffer = guarded_buffer<DeviceMatrix>(layout, host.height, host.width);
+  const Matrix view = view_in(buffer.view(), layout, host.height, host.width);
+  copy_2d(view, host, cudaMemcpyHostToDevice);
+  return FloatOperand{std::move(buffer), view};
+}
+
+// The whole of a device buffer on the host: its guard cells and padding too.
+HostMatrix download_whole(const DeviceMatrix& buffer) {
+  const Matrix device = buffer.view();
+  HostMatrix host(device.height, device.width, device.stride);
+  copy_2d(whole_rows(host.view()), whole_rows(device), cudaMemcpyDeviceToHost);
+  return host;
+}
+
 // C's view (at the layout's offsets in c_buffer, which started all NaN) must be within the
 // tensor-core bound of the product of the exact inputs a and b (device, and host copies), and
 // nothing of c_buffer outside the view may have been written.
 void require_product(Matrix a, Matrix b, Matrix a_host, Matrix b_host, DeviceMatrix& c_buffer,
                      const Layout& layout, const test::GemmCase& shape) {
-  const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
+  const Matrix c = view_in(c_buffer.view(), layout, shape.m, shape.n);
   const CheckResult check =
       check_gemm_on_device(a, b, c, a_host, b_host, tensor_gemm_gamma(shape.k));
   INFO(check.summary());
   REQUIRE(check.ok);
   REQUIRE(check.checked == static_cast<long long>(shape.m) * shape.n);
-  const Matrix buffer_view = c_buffer.view();
-  HostMatrix c_host(buffer_view.height, buffer_view.width, buffer_view.stride);
-  c_buffer.download(c_host.view());
+  HostMatrix c_host = download_whole(c_buffer);
   REQUIRE(test::written_outside(c_host.view(), layout.row_offset, layout.col_offset, shape.m,
                                 shape.n) == 0);
 }
@@ -160,9 +220,8 @@ void check_part4(const std::vector<Variant>& variants,
       CAPTURE(test::describe(shape), layout.name);
       Bf16Operand a_device = place(a.view(), layout);
       Bf16Operand b_device = place(b.view(), layout);
-      const int c_stride = layout.stride(shape.n + layout.col_offset);
-      DeviceMatrix c_buffer(shape.m + layout.row_offset, shape.n + layout.col_offset, c_stride);
-      const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
+      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(layout, shape.m, shape.n);
+      const Matrix c = view_in(c_buffer.view(), layout, shape.m, shape.n);
       const bool vector = allows_16_bytes_by_offsets(layout, shape.k) &&
                           allows_16_bytes_by_offsets(layout, shape.n);
       for (const Variant& variant : variants) {
@@ -179,10 +238,70 @@ void check_part4(const std::vector<Variant>& variants,
   }
 }
 
+// A ring slot refilled while wgmma may still read it (a producer that does not wait for the
+// slot's empty barrier, a consumer that hands a slot back before its wgmma has finished) lets
+// TMA overwrite a slice in the middle of its product. Which elements that spoils depends on
+// when the copy lands, so the same product, run again, comes out different. K = 4136 is 64
+// whole slices of 64 and a partial 65th (TF32: 129 of 32 and a partial 130th): 16 laps of a
+// 4-slot ring, 21 of a 3-slot one, on 6 to 9 tiles of a 384 x 512 C, 50 runs. Under the
+// sanitizers (LADDER_QUICK_SHAPES) 2 runs of part4_cases' deep shape, 4 laps and more.
+struct Repeats {
+  test::GemmCase shape;
+  int runs;
+};
+
+Repeats repeats() {
+  if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) return {{65, 72, 1064}, 2};
+  return {{384, 512, 4136}, 50};
+}
+
+// Runs `launch` into C's view laid out as kAlignedPadding (so on the TMA path), C poisoned
+// before each run: the first run's C within the bound of the exact product of a and b (device
+// views, and the same on the host) with nothing written outside the view, every later one bit
+// for bit the first, guard cells included.
+void require_same_every_run(const std::function<GlobalAccess(Matrix c)>& launch, Matrix a,
+                            Matrix b, Matrix a_host, Matrix b_host, const Repeats& repeat) {
+  const test::GemmCase& shape = repeat.shape;
+  DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kAlignedPadding, shape.m, shape.n);
+  const Matrix c = view_in(c_buffer.view(), kAlignedPadding, shape.m, shape.n);
+  const auto run = [&] {
+    c_buffer.poison();
+    REQUIRE(launch(c) == GlobalAccess::vector);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  };
+  run();
+  require_product(a, b, a_host, b_host, c_buffer, kAlignedPadding, shape);
+  HostMatrix first = download_whole(c_buffer);
+  for (int again = 1; again < repeat.runs; ++again) {
+    CAPTURE(again);
+    run();
+    HostMatrix later = download_whole(c_buffer);
+    const CheckResult same = check_copy(whole_rows(first.view()), whole_rows(later.view()));
+    INFO(same.summary());
+    REQUIRE(same.ok);
+  }
+}
+
+// require_same_every_run for each of a BF16 stage's variants, on one pair of random inputs.
+void require_repeatable(const std::vector<Variant>& variants) {
+  const Repeats repeat = repeats();
+  HostMatrix a = test::random_matrix(repeat.shape.m, repeat.shape.k, 0, 1);
+  HostMatrix b = test::random_matrix(repeat.shape.k, repeat.shape.n, 0, 2);
+  Bf16Operand a_device = place(a.view(), kAlignedPadding);
+  Bf16Operand b_device = place(b.view(), kAlignedPadding);
+  REQUIRE_FALSE(variants.empty());
+  for (const Variant& variant : variants) {
+    CAPTURE(variant.name);
+    require_same_every_run(
+        [&](Matrix c) { return variant.launch(a_device.view, b_device.view, c); },
+        a_device.rounded.view(), b_device.rounded.view(), a_device.rounded_host.view(),
+        b_device.rounded_host.view(), repeat);
+  }
+}
+
 }  // namespace
 
-TEST_CASE("the Part 4 layouts give both 16-byte paths, and a stride of whole 16-byte rows "
-          "with a misaligned pointer",
+TEST_CASE("Part 4 layouts: both 16-byte paths, and a misaligned pointer",
           "[stage13][stage14][stage15][stage16][stage17][stage18]") {
   int aligned = 0;
   int misaligned_pointer = 0;
@@ -198,13 +317,41 @@ TEST_CASE("the Part 4 layouts give both 16-byte paths, and a stride of whole 16-
   REQUIRE(misaligned_pointer >= 10);
 }
 
+// The guard cells Layout's comment promises, for every width the shapes give A (K), B and C
+// (N): a row above and below every view, a column or more on both sides of it unless the
+// layout is tight, and for each width a layout guarded all round on the 16-byte path (TMA
+// for 16-18) and one on the fallback.
+TEST_CASE("every Part 4 view has guard cells on both paths",
+          "[stage13][stage14][stage15][stage16][stage17][stage18]") {
+  static_assert(kGuardRowsBelow >= 1, "a store one row past C's view must land on a guard row");
+  for (const auto& shape : hopper_cases()) {
+    for (const int width : {shape.k, shape.n}) {
+      CAPTURE(test::describe(shape), width);
+      int guarded_16_byte = 0;
+      int guarded_fallback = 0;
+      for (const Layout& layout : kLayouts) {
+        CAPTURE(layout.name);
+        REQUIRE(layout.row_offset >= 1);
+        const int buffer_width = layout.col_offset + width;
+        const int after = layout.stride(buffer_width) - buffer_width;
+        if (layout.col_offset == 0 && after == 0) continue;  // tight: its rows are the view's
+        REQUIRE(layout.col_offset >= 1);
+        REQUIRE(after >= 1);
+        ++(allows_16_bytes_by_offsets(layout, width) ? guarded_16_byte : guarded_fallback);
+      }
+      REQUIRE(guarded_16_byte >= 1);
+      REQUIRE(guarded_fallback >= 1);
+    }
+  }
+}
+
 TEST_CASE("13 wmma matches the reference on every shape and layout", "[gpu][sm80][stage13]") {
   check_part4({{"wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                   return launch_gemm_wmma(a, b, c);
                 }}});
 }
 
-TEST_CASE("14 mma.sync, swizzled and not, matches the reference on every shape and layout",
+TEST_CASE("14 mma.sync, swizzled and not: every shape and layout",
           "[gpu][sm80][stage14]") {
   std::vector<Variant> variants;
   for (const bool swizzle : {true, false}) {
@@ -216,8 +363,7 @@ TEST_CASE("14 mma.sync, swizzled and not, matches the reference on every shape a
   check_part4(variants);
 }
 
-TEST_CASE("15 mma.sync pipelined: every tiling that fits this GPU matches the reference on "
-          "every shape and layout",
+TEST_CASE("15 mma.sync pipelined: every tiling, shape and layout",
           "[gpu][sm80][stage15]") {
   std::vector<std::string> fitting;
   for (const std::string& name : mma_pipelined_configs()) {
@@ -240,30 +386,47 @@ TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13]
                     std::invalid_argument);
 }
 
-TEST_CASE("16 TMA + wgmma matches the reference on every shape and layout, and falls back to "
-          "stage 15 where TMA cannot copy",
+TEST_CASE("16 TMA + wgmma: every shape and layout, stage 15 where TMA cannot",
           "[gpu][sm90][stage16]") {
   check_part4(named_variants(tma_wgmma_configs(), launch_gemm_tma_wgmma), hopper_cases());
 }
 
-TEST_CASE("17 warp-specialized matches the reference on every shape and layout",
+TEST_CASE("17 warp-specialized: every variant, shape and layout",
           "[gpu][sm90][stage17]") {
   check_part4(named_variants(warp_specialized_configs(), launch_gemm_warp_specialized),
               hopper_cases());
 }
 
-TEST_CASE("18 persistent clusters: every variant matches the reference on every shape and "
-          "layout",
+TEST_CASE("18 persistent clusters: every variant, shape and layout",
           "[gpu][sm90][stage18]") {
   check_part4(named_variants(persistent_configs(), launch_gemm_persistent), hopper_cases());
+}
+
+// Slots refilled too early (require_same_every_run): each stage's default, and for stage 18
+// also a tiling in clusters of two, whose slots wait for both blocks (at these sizes the
+// default picks tiles without clusters).
+TEST_CASE("16 TMA + wgmma: bit-identical results run after run",
+          "[gpu][sm90][stage16][repeatable]") {
+  require_repeatable(named_variants({tma_wgmma_configs().front()}, launch_gemm_tma_wgmma));
+}
+
+TEST_CASE("17 warp-specialized: bit-identical results run after run",
+          "[gpu][sm90][stage17][repeatable]") {
+  require_repeatable(
+      named_variants({warp_specialized_configs().front()}, launch_gemm_warp_specialized));
+}
+
+TEST_CASE("18 persistent clusters: bit-identical results run after run",
+          "[gpu][sm90][stage18][repeatable]") {
+  require_repeatable(
+      named_variants({persistent_configs().front(), "128x256_c2_g8"}, launch_gemm_persistent));
 }
 
 // Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products
 // are exact, as with BF16 above), laid out the four ways in FP32 (a 16-byte row start needs
 // element offsets and strides that are multiples of 4). B^T goes to a NaN-filled workspace of
 // whole 128-byte rows; the TMA path exactly when A allows float4, stage 12's kernel otherwise.
-TEST_CASE("18 TF32: every variant matches the reference on every shape and layout, B "
-          "transposed by stage 08 or stage 12's fallback",
+TEST_CASE("18 TF32: every variant, shape and layout matches the reference",
           "[gpu][sm90][stage18]") {
   const std::vector<std::string> variants = persistent_tf32_configs();
   REQUIRE_FALSE(variants.empty());
@@ -279,28 +442,17 @@ TEST_CASE("18 TF32: every variant matches the reference on every shape and layou
     DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
     for (const Layout& layout : kLayouts) {
       CAPTURE(test::describe(shape), layout.name);
-      const auto place_float = [&](HostMatrix& host, DeviceMatrix& buffer) {
-        buffer.poison();
-        const Matrix view = buffer.view().sub(layout.row_offset, layout.col_offset,
-                                              host.height(), host.width());
-        copy_2d(view, host.view(), cudaMemcpyHostToDevice);
-        return view;
-      };
-      DeviceMatrix a_buffer(shape.m + layout.row_offset, shape.k + layout.col_offset,
-                            layout.stride(shape.k + layout.col_offset));
-      DeviceMatrix b_buffer(shape.k + layout.row_offset, shape.n + layout.col_offset,
-                            layout.stride(shape.n + layout.col_offset));
-      DeviceMatrix c_buffer(shape.m + layout.row_offset, shape.n + layout.col_offset,
-                            layout.stride(shape.n + layout.col_offset));
-      const Matrix a_view = place_float(a, a_buffer);
-      const Matrix b_view = place_float(b, b_buffer);
-      const Matrix c = c_buffer.view().sub(layout.row_offset, layout.col_offset, shape.m, shape.n);
-      const bool vector = allows_float4(a_view);
+      const FloatOperand a_device = place_float(a.view(), layout);
+      const FloatOperand b_device = place_float(b.view(), layout);
+      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(layout, shape.m, shape.n);
+      const Matrix c = view_in(c_buffer.view(), layout, shape.m, shape.n);
+      const bool vector = allows_float4(a_device.view);
       for (const std::string& name : variants) {
         CAPTURE(name);
         c_buffer.poison();
         b_t.poison();
-        const GlobalAccess path = launch_gemm_persistent_tf32(name, a_view, b_view, b_t.view(), c);
+        const GlobalAccess path =
+            launch_gemm_persistent_tf32(name, a_device.view, b_device.view, b_t.view(), c);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
@@ -310,14 +462,39 @@ TEST_CASE("18 TF32: every variant matches the reference on every shape and layou
   }
 }
 
+// The same for the TF32 variant, on TF32 values (the bound of the every-shape test above), B^T
+// written again by the transpose before every run.
+TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][repeatable]") {
+  const Repeats repeat = repeats();
+  const test::GemmCase& shape = repeat.shape;
+  HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
+  HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
+  round_to_tf32(a.view());
+  round_to_tf32(b.view());
+  const FloatOperand a_device = place_float(a.view(), kAlignedPadding);
+  const FloatOperand b_device = place_float(b.view(), kAlignedPadding);
+  DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
+  for (const std::string& name :
+       {persistent_tf32_configs().front(), std::string("128x256_c2_g8")}) {
+    CAPTURE(name);
+    require_same_every_run(
+        [&](Matrix c) {
+          b_t.poison();
+          return launch_gemm_persistent_tf32(name, a_device.view, b_device.view, b_t.view(), c);
+        },
+        a_device.view, b_device.view, a.view(), b.view(), repeat);
+  }
+}
+
 // A user's FP32 inputs are not TF32 values: the tensor cores read each one with its low 13
 // mantissa bits dropped or rounded away, a relative change below 2^-10 per operand, so below
 // 2^-9 + 2^-20 per product. The bound for that is the tensor-core bound plus 2^-8: the inputs'
-// part with the factor 2 every bound here carries. Random inputs must stay within it; and
-// inputs of 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the
-// sum of 1s or of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not
-// read.
-TEST_CASE("18 TF32 on FP32 inputs: within the TF32 input error, and the low bits unread",
+// part with the factor 2 every bound here carries. Random inputs must stay within it, and the
+// product from the B^T that run left must be the same bits; on inputs rounded to TF32 first,
+// the product from B^T is held to the bound of TF32 values alone. And inputs of
+// 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the sum of 1s or
+// of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not read.
+TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error, low bits unread",
           "[gpu][sm90][stage18]") {
   const test::GemmCase shape{300, 520, 1000};
   const std::string name = persistent_tf32_configs().front();
@@ -333,17 +510,37 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 input error, and the low bits
   REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
                                       c.view()) == GlobalAccess::vector);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const double tf32_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
+  const double input_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
   const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
-                                                  a.view(), b.view(), tf32_gamma);
+                                                  a.view(), b.view(), input_gamma);
   INFO(within.summary());
   REQUIRE(within.ok);
-  // b_t now holds B^T: the product alone, from it, must be the same.
+  // b_t now holds B^T: the product alone, from it, is the same kernel on the same operands.
+  HostMatrix c_full(shape.m, shape.n);
+  c.download(c_full.view());
   c.poison();
   launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
-  const CheckResult from_b_t = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
-                                                    a.view(), b.view(), tf32_gamma);
+  HostMatrix c_from_b_t(shape.m, shape.n);
+  c.download(c_from_b_t.view());
+  const CheckResult same = check_copy(c_full.view(), c_from_b_t.view());
+  INFO(same.summary());
+  REQUIRE(same.ok);
+  // On TF32 values every product is exact in the reference, as in the every-shape test above:
+  // the product from B^T within tensor_gemm_gamma(K) alone. The inputs' 2^-8 would hide a few
+  // products lost or counted twice (one is about 1 / K = 2^-10 of the magnitude here).
+  round_to_tf32(a.view());
+  round_to_tf32(b.view());
+  a_device.upload(a.view());
+  b_device.upload(b.view());
+  b_t.poison();
+  launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
+  c.poison();
+  launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const CheckResult from_b_t =
+      check_gemm_on_device(a_device.view(), b_device.view(), c.view(), a.view(), b.view(),
+                           tensor_gemm_gamma(shape.k));
   INFO(from_b_t.summary());
   REQUIRE(from_b_t.ok);
 
@@ -376,7 +573,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 input error, and the low bits
   REQUIRE(other == 0);
 }
 
-TEST_CASE("18 TF32 refuses mismatched shapes, unknown variants, and a B^T TMA cannot read",
+TEST_CASE("18 TF32 refuses bad shapes and variants, and an unreadable B^T",
           "[gpu][sm90][stage18]") {
   DeviceMatrix a(8, 16);
   DeviceMatrix b(16, 8);
