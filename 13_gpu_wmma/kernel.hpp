@@ -11,7 +11,7 @@ namespace ladder {
 // c = a * b on device views (BF16 operands, FP32 result), any sizes and strides. Returns the
 // path it took (sixteen_byte_path of a and b: 16-byte copies, or element by element) once
 // the kernel is queued. Mismatched shapes throw std::invalid_argument, a GPU older than sm_80
-// NoDeviceError, launch errors CudaError.
+// UnsupportedGpuError, launch errors CudaError.
 GlobalAccess launch_gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

@@ -12,7 +12,7 @@ namespace ladder {
 // c = a * b on device views, any sizes and strides; the shared slices swizzled, or not
 // (swizzle = false: the ablation whose bank conflicts the notes measure). Returns the path it
 // took (sixteen_byte_path of a and b) once the kernel is queued. Mismatched shapes throw
-// std::invalid_argument, a GPU older than sm_80 NoDeviceError, launch errors CudaError.
+// std::invalid_argument, a GPU older than sm_80 UnsupportedGpuError, launch errors CudaError.
 GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle = true);
 
 }  // namespace ladder

@@ -252,8 +252,9 @@ __device__ inline uint4 load_chunk(const bf16* from, int valid) {
   bf16 values[kChunk];
 #pragma unroll
   for (int i = 0; i < kChunk; ++i) values[i] = i < valid ? from[i] : __float2bfloat16(0.0f);
-  // Copied out, not read through a uint4 pointer: that would read bf16 objects as another
-  // type (undefined: strict aliasing). nvcc turns the 16-byte memcpy into register moves.
+  // A local array of bf16 is copied out rather than read through a uint4 pointer, which would
+  // read those objects as another type (strict aliasing lets the compiler assume it does not
+  // happen). nvcc turns the 16-byte memcpy into register moves.
   uint4 chunk;
   memcpy(&chunk, values, sizeof chunk);
   return chunk;

@@ -26,7 +26,7 @@ std::string mma_pipelined_unfit_reason(const std::string& config);
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
 // took (sixteen_byte_path of a and b) once the kernel is queued. An unknown tiling or
 // mismatched shapes throw std::invalid_argument, a tiling too large for this GPU UsageError,
-// a GPU older than sm_80 NoDeviceError, launch errors CudaError.
+// a GPU older than sm_80 UnsupportedGpuError, launch errors CudaError.
 GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                        Matrix c);
 

@@ -27,8 +27,8 @@ GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, Matr
                                    Matrix c);
 
 // The same with the default tiling.
-// Mismatched shapes throw std::invalid_argument, a GPU other than sm_90 NoDeviceError, launch
-// errors CudaError.
+// Mismatched shapes throw std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError,
+// launch errors CudaError.
 GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

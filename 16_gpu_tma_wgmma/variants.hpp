@@ -44,7 +44,8 @@ const NamedVariant<View>& find_variant(const NamedVariant<View>* variants, std::
 }
 
 // c = a * b with the variant named `name`; returns the path taken (tma_path). An unknown name
-// or mismatched shapes throw std::invalid_argument, a GPU other than sm_90 NoDeviceError.
+// or mismatched shapes throw std::invalid_argument, a GPU other than sm_90
+// UnsupportedGpuError.
 GlobalAccess launch_hopper_variant(const HopperVariant* variants, std::size_t count,
                                    const std::string& name, MatrixBf16 a, MatrixBf16 b,
                                    Matrix c);

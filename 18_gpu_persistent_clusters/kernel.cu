@@ -345,7 +345,7 @@ long long clusters_to_launch(const Matrix& c) {
   const long long tiles = cluster_tiles<Cfg>(c);
   if constexpr (!Cfg::kPersistent) return tiles;
   const long long fit = std::min<long long>(resident_clusters<Ops, Cfg>(), tiles);
-  if (!Cfg::kEvenRounds || fit == 0) return fit;  // no tiles: the launch fails, as it should
+  if (!Cfg::kEvenRounds || fit == 0) return fit;  // fit == 0: no tiles (the launchers return first)
   const long long rounds = (tiles + fit - 1) / fit;
   return (tiles + rounds - 1) / rounds;
 }

@@ -45,7 +45,7 @@ GlobalAccess tf32_path(Matrix a, Matrix b);
 // (transposed_b_stride(k) makes them 128-byte lines). Both steps are queued on the default
 // stream, so timing the call times the transpose too. Returns the path; an unknown variant,
 // mismatched shapes or a b_t whose rows TMA cannot read throw std::invalid_argument, a GPU
-// other than sm_90 NoDeviceError.
+// other than sm_90 UnsupportedGpuError.
 GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
                                          Matrix b_t, Matrix c);
 

@@ -20,8 +20,8 @@ class DeviceMatrix {
   Matrix view() const { return view_; }
 
   // Copies the width x height elements between this matrix and a host view of the same
-  // shape, any stride, and nothing outside the two views, padding included (copy_2d in
-  // common/device_memory.hpp, where whole_rows copies the padding too).
+  // shape, any stride; nothing outside the two views, not even their padding, is read or
+  // written (copy_2d in common/device_memory.hpp; whole_rows there copies the padding too).
   void upload(Matrix host);
   void download(Matrix host) const;
 

@@ -28,8 +28,13 @@ inline int compute_capability() {
   CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   const int actual = major * 10 + minor;
   if (const char* stand_in = std::getenv("LADDER_TEST_COMPUTE_CAPABILITY")) {
-    const int claimed = std::atoi(stand_in);
-    if (claimed > 0 && claimed < actual) return claimed;
+    char* end = nullptr;
+    const long claimed = std::strtol(stand_in, &end, 10);
+    if (*end != '\0' || claimed < 10) {  // "8.0" or "sm_80" would be a mistake, not sm_8
+      throw UsageError("LADDER_TEST_COMPUTE_CAPABILITY must be a number such as 80, not '" +
+                       std::string(stand_in) + "'");
+    }
+    if (claimed < actual) return static_cast<int>(claimed);
   }
   return actual;
 }

@@ -23,6 +23,8 @@ show_progress() {
       fi
     else
       status=$?
+      # A line cut by the timeout (or the output's last line, without a newline) is kept.
+      [ -n "$line" ] && printf '%s' "$line" >>"$log"
       ((status > 128)) || break  # end of the output; above 128 the wait timed out
     fi
     if ((SECONDS - last >= 5)); then

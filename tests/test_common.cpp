@@ -176,7 +176,7 @@ TEST_CASE("poison turns every element into NaN", "[common]") {
   }
 }
 
-TEST_CASE("round_to_tf32: 10 mantissa bits, ties to even, padding untouched", "[common]") {
+TEST_CASE("round_to_tf32 keeps 10 mantissa bits and ties to even in the view", "[common]") {
   HostMatrix m(1, 6, 8);
   poison(m.view());
   const float ulp = std::ldexp(1.0f, -10);  // TF32's spacing just above 1

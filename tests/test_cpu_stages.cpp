@@ -38,7 +38,7 @@ TEST_CASE("01 naive i-j-k matches the reference on every shape", "[cpu][stage01]
   check_against_reference(gemm_cpu_naive);
 }
 
-TEST_CASE("01 naive i-j-k with B pre-transposed, every shape",
+TEST_CASE("01 naive i-j-k with B pre-transposed on every shape",
           "[cpu][stage01]") {
   // B^T with its own padding (a stride that is not its width), so a loop that read it
   // with B's stride, or read the padding, would fail.

@@ -64,7 +64,7 @@ void check_against_reference(const std::vector<Variant>& variants) {
 
 }  // namespace
 
-TEST_CASE("03 naive: both thread mappings, both block sizes",
+TEST_CASE("03 naive: both thread mappings and both block sizes",
           "[gpu][stage03]") {
   std::vector<Variant> variants;
   for (const NaiveMapping mapping : {NaiveMapping::rows, NaiveMapping::cols}) {

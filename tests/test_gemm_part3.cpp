@@ -142,7 +142,7 @@ void check_part3(const std::vector<Variant>& variants) {
 
 }  // namespace
 
-TEST_CASE("shifted sub-views: float4 strides, pointers one float off",
+TEST_CASE("shifted sub-views: float4 strides and pointers one float off",
           "[stage10][stage11][stage12]") {
   const Layout& shifted = kLayouts[3];
   REQUIRE(std::string(shifted.name) == "shifted sub-view");
@@ -159,7 +159,7 @@ TEST_CASE("shifted sub-views: float4 strides, pointers one float off",
   REQUIRE(shapes >= 1);
 }
 
-TEST_CASE("09 register tiled: 1D and 2D, every shape and layout",
+TEST_CASE("09 register tiled: 1D and 2D on every shape and layout",
           "[gpu][stage09]") {
   std::vector<Variant> variants;
   for (const auto& [name, tiling] : {std::pair{"1D", RegisterTiling::one_d},
@@ -174,7 +174,7 @@ TEST_CASE("09 register tiled: 1D and 2D, every shape and layout",
   check_part3(variants);
 }
 
-TEST_CASE("10 vectorized: both paths and slice depths, every shape and layout",
+TEST_CASE("10 vectorized: both paths and depths on every shape and layout",
           "[gpu][stage10]") {
   std::vector<Variant> variants;
   for (const int bk : {16, 8}) {
@@ -187,7 +187,7 @@ TEST_CASE("10 vectorized: both paths and slice depths, every shape and layout",
   check_part3(variants);
 }
 
-TEST_CASE("11 warp tiled: every tiling, shape and layout",
+TEST_CASE("11 warp tiled: every tiling on every shape and layout",
           "[gpu][stage11]") {
   std::vector<Variant> variants;
   for (const std::string& config : warp_tiled_configs()) {
@@ -201,7 +201,7 @@ TEST_CASE("11 warp tiled: every tiling, shape and layout",
   check_part3(variants);
 }
 
-TEST_CASE("12 pipelined: every tiling, shape and layout",
+TEST_CASE("12 pipelined: every tiling on every shape and layout",
           "[gpu][stage12]") {
   std::vector<Variant> variants;
   for (const std::string& config : pipelined_configs()) {
@@ -295,7 +295,7 @@ TEST_CASE("Part 3 launchers refuse bad shapes and tilings before the GPU",
                       Catch::Contains("no tiling '16x16x16'"));
 }
 
-TEST_CASE("float4 rule: a 16-byte aligned pointer, whole float4 strides",
+TEST_CASE("float4 rule: a 16-byte aligned pointer and whole float4 strides",
           "[common]") {
   alignas(16) static float storage[64];
   REQUIRE(allows_float4(Matrix{4, 2, 8, storage}));

@@ -301,7 +301,7 @@ void require_repeatable(const std::vector<Variant>& variants) {
 
 }  // namespace
 
-TEST_CASE("Part 4 layouts: both 16-byte paths, and a misaligned pointer",
+TEST_CASE("Part 4 layouts: both 16-byte paths and a misaligned pointer",
           "[stage13][stage14][stage15][stage16][stage17][stage18]") {
   int aligned = 0;
   int misaligned_pointer = 0;
@@ -351,7 +351,7 @@ TEST_CASE("13 wmma matches the reference on every shape and layout", "[gpu][sm80
                 }}});
 }
 
-TEST_CASE("14 mma.sync, swizzled and not: every shape and layout",
+TEST_CASE("14 mma.sync swizzled and not: every shape and layout",
           "[gpu][sm80][stage14]") {
   std::vector<Variant> variants;
   for (const bool swizzle : {true, false}) {
@@ -363,7 +363,7 @@ TEST_CASE("14 mma.sync, swizzled and not: every shape and layout",
   check_part4(variants);
 }
 
-TEST_CASE("15 mma.sync pipelined: every tiling, shape and layout",
+TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout",
           "[gpu][sm80][stage15]") {
   std::vector<std::string> fitting;
   for (const std::string& name : mma_pipelined_configs()) {
@@ -386,18 +386,18 @@ TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13]
                     std::invalid_argument);
 }
 
-TEST_CASE("16 TMA + wgmma: every shape and layout, stage 15 where TMA cannot",
+TEST_CASE("16 TMA + wgmma: every shape and layout (15 where TMA cannot)",
           "[gpu][sm90][stage16]") {
   check_part4(named_variants(tma_wgmma_configs(), launch_gemm_tma_wgmma), hopper_cases());
 }
 
-TEST_CASE("17 warp-specialized: every variant, shape and layout",
+TEST_CASE("17 warp-specialized: every variant on every shape and layout",
           "[gpu][sm90][stage17]") {
   check_part4(named_variants(warp_specialized_configs(), launch_gemm_warp_specialized),
               hopper_cases());
 }
 
-TEST_CASE("18 persistent clusters: every variant, shape and layout",
+TEST_CASE("18 persistent clusters: every variant on every shape and layout",
           "[gpu][sm90][stage18]") {
   check_part4(named_variants(persistent_configs(), launch_gemm_persistent), hopper_cases());
 }
@@ -426,7 +426,7 @@ TEST_CASE("18 persistent clusters: bit-identical results run after run",
 // are exact, as with BF16 above), laid out the four ways in FP32 (a 16-byte row start needs
 // element offsets and strides that are multiples of 4). B^T goes to a NaN-filled workspace of
 // whole 128-byte rows; the TMA path exactly when A allows float4, stage 12's kernel otherwise.
-TEST_CASE("18 TF32: every variant, shape and layout matches the reference",
+TEST_CASE("18 TF32: every variant on every shape and layout",
           "[gpu][sm90][stage18]") {
   const std::vector<std::string> variants = persistent_tf32_configs();
   REQUIRE_FALSE(variants.empty());
@@ -494,7 +494,7 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
 // the product from B^T is held to the bound of TF32 values alone. And inputs of
 // 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the sum of 1s or
 // of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not read.
-TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error, low bits unread",
+TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
           "[gpu][sm90][stage18]") {
   const test::GemmCase shape{300, 520, 1000};
   const std::string name = persistent_tf32_configs().front();
@@ -573,7 +573,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error, low bits unread",
   REQUIRE(other == 0);
 }
 
-TEST_CASE("18 TF32 refuses bad shapes and variants, and an unreadable B^T",
+TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
           "[gpu][sm90][stage18]") {
   DeviceMatrix a(8, 16);
   DeviceMatrix b(16, 8);

@@ -336,7 +336,7 @@ TEST_CASE("BF16 copies with a host sub-view touch only its elements", "[gpu][bf1
   check_sub_view_copies<DeviceMatrixBf16, bf16>();
 }
 
-TEST_CASE("round_to_bf16 rounds to nearest even, inside a sub-view only",
+TEST_CASE("round_to_bf16 rounds to nearest even inside a sub-view only",
           "[gpu][bf16]") {
   // Ties between two BF16 neighbours (8 significant bits) go to the even one; NaN stays NaN;
   // beyond the largest BF16 (0x7F7F) is infinity; subnormals round like any other value.
@@ -441,6 +441,30 @@ TEST_CASE("tensor bench checks cuBLAS BF16 and FP32 on the same inputs",
   const Measurement& ceiling = report.measurements().back();
   REQUIRE(ceiling.variant == "cuBLAS BF16 (FP32 accumulate)");
   REQUIRE(ceiling.role == Role::ceiling);
+
+  // The bound each row was checked against is pinned: tensor_gemm_gamma(K) (gemm_gamma(K) for
+  // the FP32 row) times sum_k |a_ik b_kj| at its worst element, from the same rounded inputs
+  // made here on the host, so a bench whose bound were loosened would fail this.
+  HostMatrix a_values(33, 65);
+  HostMatrix b_values(65, 17);
+  fill_random(a_values.view(), options.seed);  // as TensorGemmBench makes them
+  fill_random(b_values.view(), options.seed + 1);
+  Bf16Operand a_rounded(std::move(a_values));
+  Bf16Operand b_rounded(std::move(b_values));
+  const Matrix a = a_rounded.widened_host();
+  const Matrix b = b_rounded.widened_host();
+  for (const Measurement& row : report.measurements()) {
+    INFO(row.variant);
+    const CheckResult& check = row.check;
+    REQUIRE(check.row >= 0);
+    double magnitude = 0;
+    for (int k = 0; k < 65; ++k) {
+      magnitude += std::fabs(static_cast<double>(a.data[check.row * a.stride + k]) *
+                             b.data[k * b.stride + check.col]);
+    }
+    const double gamma = row.role == Role::baseline ? gemm_gamma(65) : tensor_gemm_gamma(65);
+    REQUIRE(check.bound == Approx(gamma * magnitude).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("the tensor bound fails an element a few products off", "[gpu][cublas][bf16]") {
@@ -515,10 +539,14 @@ TEST_CASE("a stand-in compute capability can only be older", "[gpu]") {
     const StandIn newer("999");
     REQUIRE(compute_capability() == actual);
   }
+  {
+    const StandIn mistyped("8.0");
+    REQUIRE_THROWS_AS(compute_capability(), UsageError);
+  }
   REQUIRE(compute_capability() == actual);
 }
 
-TEST_CASE("a tensor map refuses what TMA cannot copy, before the driver", "[common][tma]") {
+TEST_CASE("a tensor map refuses what TMA cannot copy before the driver", "[common][tma]") {
   // Addresses only, never dereferenced: the checks look at nothing else.
   const auto at = [](std::uintptr_t address) { return reinterpret_cast<bf16*>(address); };
   const MatrixBf16 good{200, 300, 208, at(4096)};
@@ -566,7 +594,7 @@ TEST_CASE("a tensor map refuses what TMA cannot copy, before the driver", "[comm
   refused_store(Matrix{200, 300, 202, c}, 32, 64);
 }
 
-TEST_CASE("tensor maps encode aligned BF16 views, boxes larger than them too",
+TEST_CASE("tensor maps encode aligned BF16 views and larger boxes",
           "[gpu][sm90][tma]") {
   DeviceMatrixBf16 buffer(300, 200, 208);
   const MatrixBf16 whole = buffer.view();

@@ -148,7 +148,8 @@ std::string Cli::usage() const {
          "must hold fewer than 2^31 elements (8 GiB of floats), so that kernels can index it "
          "with int; and it must fit in this machine's memory.\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
-         "77 no usable CUDA device (1 where LADDER_REQUIRE_GPU=1).\n";
+         "77 no usable CUDA device (1 where LADDER_REQUIRE_GPU=1) or a GPU older than the stage "
+         "needs (77 always).\n";
   return out.str();
 }
 

@@ -1,5 +1,7 @@
 #include "common/harness/tiled_copy.hpp"
 
+#include <stdexcept>
+
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/tile_dispatch.hpp"
@@ -48,9 +50,20 @@ __global__ void copy_through_shared(Matrix in, Matrix out) {
   }
 }
 
+// Both views keep the int rule (check_view), and out has in's shape.
+void check_copy_views(const Matrix& in, const Matrix& out) {
+  check_view(in);
+  check_view(out);
+  if (in.width != out.width || in.height != out.height) {
+    throw std::invalid_argument("a copy needs out of in's shape");
+  }
+}
+
 }  // namespace
 
 void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
+  check_copy_views(in, out);
+  if (in.width == 0 || in.height == 0) return;  // no work: a grid of no blocks cannot launch
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return copy_tiles<TILE, BLOCK_ROWS>;
   });
@@ -59,6 +72,8 @@ void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
 }
 
 void launch_shared_copy(Matrix in, Matrix out, int tile, int block_rows) {
+  check_copy_views(in, out);
+  if (in.width == 0 || in.height == 0) return;  // no work: a grid of no blocks cannot launch
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return copy_through_shared<TILE, BLOCK_ROWS>;
   });
