@@ -1,0 +1,16 @@
+#!/bin/sh
+# The compiler launcher of the tensor-core stages (ladder_stage in CMakeLists.txt): runs the
+# compile command it is given and fails it where ptxas reports a "Potential Performance Loss",
+# which it prints as information, not as a warning: wgmma.mma_async serialized (C7510 and its
+# kin) or setmaxnreg ignored (C7508) would undo what stages 16-18 teach, so it stops the build.
+#   scripts/ptxas_guard.sh nvcc ARGS...
+log=$(mktemp) || exit 1
+"$@" >"$log" 2>&1
+status=$?
+cat "$log" >&2
+if [ "$status" -eq 0 ] && grep -q "Potential Performance Loss" "$log"; then
+  echo "ptxas_guard.sh: error: ptxas reports a performance loss (above) in a tensor-core stage" >&2
+  status=1
+fi
+rm -f "$log"
+exit "$status"
