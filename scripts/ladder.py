@@ -128,38 +128,68 @@ def rate_text(rate):
     return f"{rate:.1f}" if rate < 100 else f"{rate:.0f}"
 
 
+# The 'vs previous stage' cell of a basis row: the row the other rows of its stage divide by.
+BASIS = "basis of this stage's rows"
+# Under the GEMM table: what 'vs previous stage' compares (what gemm_table does).
+VS_LEGEND = ("vs previous stage: this row's GFLOP/s over that of the row it names (whose GFLOP/s "
+             f"is in brackets). A row marked '{BASIS}' is the previous stage's\nkernel run again "
+             "by this stage's own program, on its inputs (rounded to BF16 in the tensor-core "
+             "stages); the rows after it name it by its variant.\nA stage whose program runs no "
+             "such basis is compared with the previous stage's fastest row in the same run, "
+             "named 'stage: variant'.")
+
+
 def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
     (the program's baseline row) where there is one, else against the previous stage's best.
-    The ratio names the row it divides by.
+    The ratio names the row it divides by, and that row is in the table: the baseline row is
+    shown first in its stage, marked BASIS, and named by its variant; the previous stage's best
+    is named 'stage: variant'. VS_LEGEND under the table says so.
     'ceiling, same run' and '% of it': against the ceiling of the same program, named in the
     row (cuBLAS FP32 for an FP32 stage, cuBLAS BF16 for a tensor-core one; never the other),
     since cuBLAS itself varies by a few percent from one process to the next."""
     body = []
-    previous = None
+    previous = None  # the previous stage's best row: (its program, the row)
     ceilings = {}  # the ceiling's name -> its rate in each program that measured it
+
+    def cells(program, row, variant, vs, top):
+        named = [top["variant"], f"{float(top['rate']):.0f}",
+                 f"{100 * float(row['rate']) / float(top['rate']):.1f}%"] if top else ["", "", ""]
+        return [program, variant, row["problem"], f"{float(row['median_ms']):.3f}",
+                f"{float(row['rate']):.1f}", vs, *named]
+
     for program, rows in results:
+        own = [r for r in rows if r["role"] == "stage"]
         baseline = next((r for r in rows if r["role"] == "baseline"), None)
-        reference = baseline or previous
+        if baseline:
+            # Shown in this stage under its own variant (marked where a row of the stage has it).
+            name = baseline["variant"]
+            if name in {r["variant"] for r in own}:
+                name += " (basis)"
+            reference = baseline
+        elif previous:
+            name = f"{previous[0]}: {previous[1]['variant']}"
+            reference = previous[1]
+        else:
+            name, reference = "", None
         top = ceiling(rows)
         if top:
             ceilings.setdefault(top["variant"], []).append(float(top["rate"]))
-        for row in rows:
-            if row["role"] != "stage":
-                continue
-            # Against the row it names, and only on the same problem (the CPU stages run a
-            # smaller one at the larger sizes).
-            same_problem = reference and dimensions(reference["problem"]) == dimensions(row["problem"])
+        # Against the row it names, and only on the same problem (the CPU stages run a
+        # smaller one at the larger sizes).
+        compared = [reference and dimensions(reference["problem"]) == dimensions(row["problem"])
+                    for row in own]
+        if baseline and any(compared):
+            body.append(cells(program, baseline, name, BASIS, top))
+        for row, same_problem in zip(own, compared):
             speedup = (f"{float(row['rate']) / float(reference['rate']):.2f}x vs "
-                       f"{reference['variant']} ({rate_text(float(reference['rate']))})"
-                       if same_problem else "")
-            named = [top["variant"], f"{float(top['rate']):.0f}",
-                     f"{100 * float(row['rate']) / float(top['rate']):.1f}%"] if top else ["", "", ""]
-            body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                         f"{float(row['rate']):.1f}", speedup, *named])
-        previous = best(rows) or previous
+                       f"{name} ({rate_text(float(reference['rate']))})" if same_problem else "")
+            body.append(cells(program, row, row["variant"], speedup, top))
+        previous = (program, best(rows)) if own else previous
     text = table(["stage", "variant", "problem", "median ms", "GFLOP/s", "vs previous stage",
                   "ceiling, same run", "its GFLOP/s", "% of it"], body)
+    if any(row[5] for row in body):
+        text += f"\n\n{VS_LEGEND}"
     for name, rates in ceilings.items():
         spread = (f"{rates[0]:.0f} GFLOP/s" if len(rates) == 1
                   else f"{min(rates):.0f} to {max(rates):.0f} GFLOP/s")

@@ -1,6 +1,7 @@
 """scripts/ladder.py: a run over stand-in stage programs, the committed CSV read back, and
 what it says when a program, the manifest or a CSV is missing or unreadable."""
 import os
+import re
 import unittest
 
 from support import (CUBLAS_BF16, CUBLAS_FP32, NO_GPU, REPO, ScriptTest, csv_rows,
@@ -8,6 +9,12 @@ from support import (CUBLAS_BF16, CUBLAS_FP32, NO_GPU, REPO, ScriptTest, csv_row
 
 NO_DEVICE = "06_gpu: skipped: no usable CUDA device: no NVIDIA GPU or driver found\n"
 TOO_OLD = "14_gpu: skipped: needs sm_80 or newer (this GPU is sm_75)\n"
+
+
+# A 'vs previous stage' cell: "<ratio>x vs <the row it names> (<that row's GFLOP/s>)".
+VS = re.compile(r"(\d+\.\d\d)x vs (.+) \(([0-9.]+)\)")
+BASIS = "basis of this stage's rows"
+COMMITTED_CSVS = ("ladder_4096.csv", "ladder.csv", "ladder_4096_95e0397.csv")
 
 
 def gemm_rows(stdout):
@@ -54,12 +61,16 @@ class LadderTest(ScriptTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         rows = gemm_rows(done.stdout)
         # stage, variant, problem, ms, GFLOP/s, vs previous, ceiling, its GFLOP/s, % of it
-        self.assertEqual([row[0] for row in rows], ["12_gpu", "13_gpu", "13_gpu"])
+        self.assertEqual([row[0] for row in rows], ["12_gpu", "13_gpu", "13_gpu", "13_gpu"])
         self.assertEqual(rows[0][6:], [CUBLAS_FP32, "50000", "90.0%"])
-        self.assertEqual(rows[1][6:], [CUBLAS_BF16, "660000", "10.0%"])
-        self.assertEqual(rows[2][6:], [CUBLAS_BF16, "660000", "20.0%"])
-        # 13 against its baseline (12's kernel on the rounded inputs, same program).
-        self.assertEqual(rows[1][5], "1.50x vs 12's kernel, rounded inputs (44000)")
+        # 13's baseline (12's kernel on the rounded inputs, same program) is a row of the table,
+        # first in its stage, and 13's own rows are against it, by its variant.
+        self.assertEqual(rows[1][1], "12's kernel, rounded inputs")
+        self.assertEqual(rows[1][4:], ["44000.0", BASIS, CUBLAS_BF16, "660000", "6.7%"])
+        self.assertEqual(rows[2][6:], [CUBLAS_BF16, "660000", "10.0%"])
+        self.assertEqual(rows[3][6:], [CUBLAS_BF16, "660000", "20.0%"])
+        self.assertEqual(rows[2][5], "1.50x vs 12's kernel, rounded inputs (44000)")
+        self.assert_bases_are_rows(done.stdout)
         self.assertIn("A and B rounded to BF16", done.stdout)
         self.assertIn(f"{CUBLAS_BF16}, run once in each program it is the ceiling of (1): "
                       "660000 GFLOP/s.", done.stdout)
@@ -71,6 +82,77 @@ class LadderTest(ScriptTest):
         again = self.ladder("--from-csv", csv)
         self.assertEqual(again.returncode, 0, again.stderr)
         self.assertEqual(gemm_rows(again.stdout), rows)
+
+    def assert_bases_are_rows(self, stdout):
+        """Every row a 'vs previous stage' cell names is a row of the printed GEMM table: by its
+        variant in the naming row's own stage (the stage's basis row), else as 'stage: variant';
+        and the GFLOP/s in brackets is that row's."""
+        rows = gemm_rows(stdout)
+        by_label = {(row[0], row[1]): row for row in rows}
+        named = 0
+        for row in rows:
+            if not row[5] or row[5] == BASIS:
+                continue
+            vs = VS.fullmatch(row[5])
+            self.assertTrue(vs, f"not '<ratio>x vs <row> (<GFLOP/s>)': {row}")
+            name = vs.group(2)
+            stage, _, variant = name.partition(": ")
+            basis = by_label.get((row[0], name)) or by_label.get((stage, variant))
+            self.assertIsNotNone(basis, f"'{name}' is not a row of the table: {row}")
+            self.assertLessEqual(abs(float(basis[4]) - float(vs.group(3))), 0.6, (row, basis))
+            named += 1
+        # Each basis row is named by a row of its stage.
+        for row in rows:
+            if row[5] == BASIS:
+                self.assertTrue(any(other[0] == row[0] and f" vs {row[1]} (" in other[5]
+                                    for other in rows), row)
+        return named
+
+    def test_every_row_the_vs_column_names_is_a_row_of_the_table(self):
+        # The committed runs: each stage from 04 on measured the previous stage's kernel again
+        # (09 measured 04's tile 32, a variant 04's own rows do not show); 02 and 03 have none.
+        for name in COMMITTED_CSVS:
+            with self.subTest(csv=name):
+                done = self.ladder("--from-csv", os.path.join(REPO, "results", name))
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertGreater(self.assert_bases_are_rows(done.stdout), 10)
+                rows = gemm_rows(done.stdout)
+                self.assertIn(["09_gpu_register_tiled", "04 square tile 32"],
+                              [row[:2] for row in rows if row[5] == BASIS])
+                self.assertRegex(dict((row[1], row[5]) for row in rows)["i-k-j"],
+                                 r"x vs 01_cpu_naive: i-j-k \(")
+        # A baseline with the same variant as one of its stage's rows is told apart.
+        path = self.write("same.csv", csv_rows("03_gpu", [("tile 16", "stage", "100")])
+                          + csv_rows("04_gpu", [("tile 16", "baseline", "100"),
+                                                ("tile 16", "stage", "150")], header=False))
+        done = self.ladder("--from-csv", path)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(self.assert_bases_are_rows(done.stdout), 1)
+        self.assertIn("1.50x vs tile 16 (basis) (100)", done.stdout)
+
+    def test_a_legend_under_the_gemm_table_says_what_vs_previous_stage_compares(self):
+        for name in COMMITTED_CSVS:
+            with self.subTest(csv=name):
+                done = self.ladder("--from-csv", os.path.join(REPO, "results", name))
+                self.assertEqual(done.returncode, 0, done.stderr)
+                # The paragraph right after the table.
+                legend = done.stdout.split("Matrix product", 1)[1].split("\n\n")[2]
+                self.assertTrue(legend.startswith("vs previous stage: this row's GFLOP/s over "
+                                                  "that of the row it names"), legend)
+                for words in (f"'{BASIS}' is the previous stage's\nkernel run again by this "
+                              "stage's own program", "rounded to BF16",
+                              "the previous stage's fastest row in the same run",
+                              "named 'stage: variant'"):
+                    self.assertIn(words, legend)
+                self.assertTrue(all(len(line) <= 200 for line in legend.splitlines()), legend)
+                # The table itself is no wider than before the basis rows (270 columns).
+                table = done.stdout.split("Matrix product", 1)[1].split("\n\n")[1]
+                self.assertLessEqual(max(len(line) for line in table.splitlines()), 270)
+        # No legend where the column is empty throughout.
+        path = self.write("one.csv", csv_rows("03_gpu", [("tile 16", "stage", "100")]))
+        done = self.ladder("--from-csv", path)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("vs previous stage:", done.stdout)
 
     def test_a_problem_with_words_after_it_is_the_same_problem(self):
         # Comparable rows share m, n, k, whatever a program writes after the matrices.
