@@ -132,7 +132,7 @@ def rate_text(rate):
 BASIS = "basis of this stage's rows"
 # Under the GEMM table: what 'vs previous stage' compares (what gemm_table does).
 VS_LEGEND = ("vs previous stage: this row's GFLOP/s over that of the row it names (whose GFLOP/s "
-             f"is in brackets). A row marked '{BASIS}' is the previous stage's\nkernel run again "
+             f"is in brackets). A row marked '{BASIS}' is an earlier stage's\nkernel run again "
              "by this stage's own program, on its inputs (rounded to BF16 in the tensor-core "
              "stages); the rows after it name it by its variant.\nA stage whose program runs no "
              "such basis is compared with the previous stage's fastest row in the same run, "
@@ -143,7 +143,8 @@ def gemm_table(results):
     """'vs previous stage': against the previous stage's kernel run again in the same process
     (the program's baseline row) where there is one, else against the previous stage's best.
     The ratio names the row it divides by, and that row is in the table: the baseline row is
-    shown first in its stage, marked BASIS, and named by its variant; the previous stage's best
+    shown first in its stage, marked BASIS, named by its variant, without ceiling cells (its own
+    stage's row has them); the previous stage's best
     is named 'stage: variant'. VS_LEGEND under the table says so.
     'ceiling, same run' and '% of it': against the ceiling of the same program, named in the
     row (cuBLAS FP32 for an FP32 stage, cuBLAS BF16 for a tensor-core one; never the other),
@@ -180,7 +181,9 @@ def gemm_table(results):
         compared = [reference and dimensions(reference["problem"]) == dimensions(row["problem"])
                     for row in own]
         if baseline and any(compared):
-            body.append(cells(program, baseline, name, BASIS, top))
+            # No ceiling cells: that kernel's own row, in its own stage, has them, and a second
+            # percentage from another process would disagree with it by that process's spread.
+            body.append(cells(program, baseline, name, BASIS, None))
         for row, same_problem in zip(own, compared):
             speedup = (f"{float(row['rate']) / float(reference['rate']):.2f}x vs "
                        f"{name} ({rate_text(float(reference['rate']))})" if same_problem else "")

@@ -3,8 +3,14 @@
 # compile command it is given and fails it where ptxas reports a "Potential Performance Loss",
 # which it prints as information, not as a warning: wgmma.mma_async serialized (C7510 and its
 # kin) or setmaxnreg ignored (C7508) would undo what stages 16-18 teach, so it stops the build.
+# A device-debug build (-G) serialises wgmma and ignores setmaxnreg on purpose: not checked.
 #   scripts/ptxas_guard.sh nvcc ARGS...
+case " $* " in
+  *" -G "* | *" --device-debug "*) exec "$@" ;;
+esac
 log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+trap 'exit 1' INT TERM
 "$@" >"$log" 2>&1
 status=$?
 cat "$log" >&2
@@ -12,5 +18,4 @@ if [ "$status" -eq 0 ] && grep -q "Potential Performance Loss" "$log"; then
   echo "ptxas_guard.sh: error: ptxas reports a performance loss (above) in a tensor-core stage" >&2
   status=1
 fi
-rm -f "$log"
 exit "$status"

@@ -14,14 +14,22 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STAGES = [("13_gpu_wmma", ("80", "90")), ("14_gpu_mma_ldmatrix", ("80", "90")),
-          ("15_gpu_mma_pipelined", ("80", "90")), ("16_gpu_tma_wgmma", ("90a",)),
-          ("17_gpu_warp_specialized", ("90a",)), ("18_gpu_persistent_clusters", ("90a",))]
+# A stage declared with MIN_ARCH (13-15) or ARCH (16-18) in CMakeLists.txt, the one list.
+DECLARATION = re.compile(r"^ladder_stage\((\w+)[^)]*?\b(MIN_ARCH|ARCH) (\w+)", re.M)
 FLAGS = ["-O3", "-DNDEBUG", "-std=c++17", "-lineinfo", "-Xptxas=-v", f"-I{ROOT}"]
 
 FUNCTION = re.compile(r"Compiling entry function '(\S+)' for '(sm_\w+)'")
 FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 USED = re.compile(r"Used (\d+) registers")
+
+
+def tensor_core_stages():
+    """(folder, architectures): a MIN_ARCH stage for that architecture and sm_90, an ARCH one
+    for its own alone."""
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        text = f.read()
+    return [(folder, (arch, "90") if kind == "MIN_ARCH" else (arch,))
+            for folder, kind, arch in DECLARATION.findall(text)]
 
 
 def parse(text):
@@ -63,7 +71,7 @@ def main():
     print("| stage | arch | kernel | registers | stack | spill stores | spill loads |")
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
-        for stage, archs in STAGES:
+        for stage, archs in tensor_core_stages():
             codes = [f"--generate-code=arch=compute_{a},code=[sm_{a}]" for a in archs]
             done = subprocess.run([options.nvcc, *FLAGS, *codes, "-c",
                                    os.path.join(ROOT, stage, "kernel.cu"),
