@@ -41,7 +41,7 @@ void launch_gemm_naive(NaiveMapping mapping, int block, Matrix a, Matrix b, Matr
     throw std::invalid_argument("naive GEMM block must be 16 or 32, got " +
                                 std::to_string(block));
   }
-  if (c.width == 0 || c.height == 0) return;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return;
   const dim3 threads(block, block);
   if (mapping == NaiveMapping::rows) {
     // The grid's x axis must cover what threadIdx.x counts: here, the rows of C.

@@ -49,7 +49,7 @@ void launch_transpose_padded(Matrix in, Matrix out, int tile, int block_rows) {
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return transpose_padded<TILE, BLOCK_ROWS>;
   });
-  if (in.width == 0 || in.height == 0) return;  // no work; a grid of 0 blocks would not launch
+  if (in.empty()) return;
   kernel<<<grid_covering(in.width, in.height, tile, tile), dim3(tile, block_rows)>>>(in, out);
   CUDA_CHECK_LAUNCH();
 }

@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(THREADS) gemm_register_tiled_2d(Matrix a, Matr
 
 void launch_gemm_register_tiled(RegisterTiling variant, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  if (c.width == 0 || c.height == 0) return;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return;
   if (variant == RegisterTiling::one_d) {
     const dim3 grid = grid_covering(c.width, c.height, one_d::BN, one_d::BM);
     one_d::gemm_register_tiled_1d<<<grid, one_d::THREADS>>>(a, b, c);

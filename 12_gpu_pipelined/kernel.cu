@@ -577,7 +577,7 @@ GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b
     throw UsageError(reason);
   }
   const GlobalAccess path = pipelined_path(a, b, c);
-  if (c.width == 0 || c.height == 0) return path;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return path;
   find_candidate(name).launch(path, a, b, c);
   CUDA_CHECK_LAUNCH();
   return path;
@@ -589,7 +589,7 @@ GlobalAccess launch_gemm_pipelined_ablation(const std::string& ablation, Matrix 
   for (const Ablation& entry : kAblations) {
     if (ablation != entry.name) continue;
     const GlobalAccess path = pipelined_path(a, b, c);
-    if (c.width == 0 || c.height == 0) return path;  // no work; a grid of 0 blocks would not launch
+    if (c.empty()) return path;
     entry.launch(path, a, b, c);
     CUDA_CHECK_LAUNCH();
     return path;

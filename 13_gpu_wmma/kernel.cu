@@ -116,7 +116,7 @@ GlobalAccess launch_gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
   const GlobalAccess path = sixteen_byte_path({a, b});
-  if (c.width == 0 || c.height == 0) return path;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return path;
   const dim3 grid = grid_covering(c.width, c.height, kBlockN, kBlockM);
   if (path == GlobalAccess::vector) {
     gemm_wmma<true><<<grid, kThreads>>>(a, b, c);

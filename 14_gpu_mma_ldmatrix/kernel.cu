@@ -62,7 +62,7 @@ GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle)
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
   const GlobalAccess path = sixteen_byte_path({a, b});
-  if (c.width == 0 || c.height == 0) return path;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return path;
   if (swizzle) {
     launch<Tile>(path, a, b, c);
   } else {

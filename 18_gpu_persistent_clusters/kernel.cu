@@ -499,7 +499,7 @@ void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a,
   const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
   check_tf32_operands(a, b_t, c);
   require_hopper();
-  if (c.width == 0 || c.height == 0) return;  // no work; a grid of 0 blocks would not launch
+  if (c.empty()) return;
   if (a.width == 0) {  // K = 0: C = 0, the empty sums, as every other launcher writes them
     CUDA_CHECK(cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float),
                             c.height));

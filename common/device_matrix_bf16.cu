@@ -32,7 +32,7 @@ void convert(const char* name, Source src, Destination dst) {
   }
   check_view(Matrix{src.width, src.height, src.stride, nullptr});  // the shapes only
   check_view(Matrix{dst.width, dst.height, dst.stride, nullptr});
-  if (src.width == 0 || src.height == 0) return;  // no work: a grid of no blocks cannot launch
+  if (src.empty()) return;
   const dim3 block(32, 8);
   const dim3 grid = grid_covering(src.width, src.height, block.x, block.y);
   convert_kernel<<<grid, block>>>(src, dst, Convert{});

@@ -26,6 +26,9 @@ struct Matrix {
   LADDER_HOST_DEVICE void set(int row, int col, float value) const {
     data[row * stride + col] = value;
   }
+  // No elements. A launcher returns at once for an empty output: there is no work, and a grid
+  // of 0 blocks would not launch.
+  LADDER_HOST_DEVICE bool empty() const { return width == 0 || height == 0; }
   // The rows x cols block whose top-left element is (row, col); same stride.
   LADDER_HOST_DEVICE Matrix sub(int row, int col, int rows, int cols) const {
     return Matrix{cols, rows, stride, data + row * stride + col};

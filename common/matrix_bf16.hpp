@@ -26,6 +26,8 @@ struct MatrixBf16 {
   LADDER_HOST_DEVICE void set(int row, int col, bf16 value) const {
     data[row * stride + col] = value;
   }
+  // No elements (see Matrix::empty).
+  LADDER_HOST_DEVICE bool empty() const { return width == 0 || height == 0; }
   LADDER_HOST_DEVICE MatrixBf16 sub(int row, int col, int rows, int cols) const {
     return MatrixBf16{cols, rows, stride, data + row * stride + col};
   }

@@ -63,7 +63,7 @@ void check_copy_views(const Matrix& in, const Matrix& out) {
 
 void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
   check_copy_views(in, out);
-  if (in.width == 0 || in.height == 0) return;  // no work: a grid of no blocks cannot launch
+  if (in.empty()) return;
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return copy_tiles<TILE, BLOCK_ROWS>;
   });
@@ -73,7 +73,7 @@ void launch_tiled_copy(Matrix in, Matrix out, int tile, int block_rows) {
 
 void launch_shared_copy(Matrix in, Matrix out, int tile, int block_rows) {
   check_copy_views(in, out);
-  if (in.width == 0 || in.height == 0) return;  // no work: a grid of no blocks cannot launch
+  if (in.empty()) return;
   const auto kernel = transpose_layouts(tile, block_rows, [](auto TILE, auto BLOCK_ROWS) {
     return copy_through_shared<TILE, BLOCK_ROWS>;
   });
