@@ -18,6 +18,7 @@ here (exit code 77: no GPU, or a GPU too old for it) is skipped with the reason 
 import argparse
 import csv
 import io
+import math
 import os
 import re
 import subprocess
@@ -118,10 +119,20 @@ def table(header, body):
     return "\n".join([line(header), rule] + [line(r) for r in body])
 
 
+def cut(value, decimals=0):
+    """value with thousands separators, cut (never rounded up) to decimals places. Every
+    percentage and ratio the tables, charts and generated notes print is cut: 99.96% of cuBLAS
+    reads 99.9%, never 100.0%, and 2.039x reads 2.03x."""
+    scale = 10 ** decimals
+    # The nudge keeps a float just under an exact figure there: 0.29 * 100 = 28.999999999999996
+    # reads 29.0, not 28.9.
+    return f"{math.floor(value * scale + 1e-9) / scale:,.{decimals}f}"
+
+
 def percent(row):
     """The row's % of its ceiling, or "" where the program measured no ceiling."""
     value = row.get("pct_of_ceiling", "")
-    return f"{float(value):.1f}%" if value not in ("", None) and float(value) > 0 else ""
+    return f"{cut(float(value), 1)}%" if value not in ("", None) and float(value) > 0 else ""
 
 
 def rate_text(rate):
@@ -155,7 +166,7 @@ def gemm_table(results):
 
     def cells(program, row, variant, vs, top):
         named = [top["variant"], f"{float(top['rate']):.0f}",
-                 f"{100 * float(row['rate']) / float(top['rate']):.1f}%"] if top else ["", "", ""]
+                 f"{cut(100 * float(row['rate']) / float(top['rate']), 1)}%"] if top else ["", "", ""]
         return [program, variant, row["problem"], f"{float(row['median_ms']):.3f}",
                 f"{float(row['rate']):.1f}", vs, *named]
 
@@ -185,7 +196,7 @@ def gemm_table(results):
             # percentage from another process would disagree with it by that process's spread.
             body.append(cells(program, baseline, name, BASIS, None))
         for row, same_problem in zip(own, compared):
-            speedup = (f"{float(row['rate']) / float(reference['rate']):.2f}x vs "
+            speedup = (f"{cut(float(row['rate']) / float(reference['rate']), 2)}x vs "
                        f"{name} ({rate_text(float(reference['rate']))})" if same_problem else "")
             body.append(cells(program, row, row["variant"], speedup, top))
         previous = (program, best(rows)) if own else previous
@@ -210,19 +221,21 @@ def gemm_title(results):
 
 
 def transpose_table(results):
+    """Each stage's own rows, then the ceilings of the last program that ran: its copies (what
+    a kernel that moves the same bytes without transposing reaches) and cudaMemcpy."""
     body = []
-    memcpy = None
     for program, rows in results:
         for row in rows:
-            if row["variant"].startswith("cudaMemcpy"):
-                memcpy = row
-            if row["role"] != "stage":
-                continue
-            body.append([program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                         f"{float(row['rate']):.1f}", percent(row)])
-    if memcpy:
-        body.append(["(ceiling)", memcpy["variant"], memcpy["problem"],
-                     f"{float(memcpy['median_ms']):.3f}", f"{float(memcpy['rate']):.1f}", "100%"])
+            if row["role"] == "stage":
+                body.append([program, row["variant"], row["problem"],
+                             f"{float(row['median_ms']):.3f}", f"{float(row['rate']):.1f}",
+                             percent(row)])
+    last = results[-1][1]
+    copies = sorted((r for r in last if r["role"] == "ceiling"),
+                    key=lambda r: r["variant"].startswith("cudaMemcpy"))
+    for row in copies:
+        body.append(["(ceiling)", row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
+                     f"{float(row['rate']):.1f}", percent(row) or "100%"])
     return table(["stage", "variant", "problem", "median ms", "GB/s", "% of cudaMemcpy"], body)
 
 
@@ -337,7 +350,15 @@ def main():
 
 
 def print_tables(results, cpu_smaller, skipped, failed, ran):
-    """The two tables (and what was skipped or failed); returns the exit code."""
+    """Prints the two tables (and what was skipped or failed); returns the exit code."""
+    print(tables_text(results, cpu_smaller, skipped, failed, ran))
+    return 1 if failed else 0
+
+
+def tables_text(results, cpu_smaller, skipped={}, failed=(), ran=False):
+    """The two tables as markdown, with what was skipped or failed: what a run prints, and,
+    from a committed run, what scripts/figures.py writes into the README."""
+    out = []
     sections = [(GEMM, gemm_title(results[GEMM]), gemm_table),
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
     for kind, title, make_table in sections:
@@ -347,21 +368,20 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
                 any_skipped = any(entry_kind == kind for entries in skipped.values()
                                   for _, entry_kind in entries)
                 why = "its stages were skipped (below)" if any_skipped else "no stage of this kind ran"
-                print(f"\n{title}: no table, {why}")
+                out.append(f"{title}: no table, {why}")
             continue
-        print(f"\n{title}\n")
-        print(make_table(results[kind]))
+        out += [title, make_table(results[kind])]
         if kind == GEMM and cpu_smaller:
-            print(f"\nThe CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
-                  f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' is left "
-                  "empty between different problems.")
+            out.append(f"The CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
+                       f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' is left "
+                       "empty between different problems.")
     for reason, entries in skipped.items():
-        print(f"\nskipped: {reason} ({', '.join(program for program, _ in entries)})")
+        out.append(f"skipped: {reason} ({', '.join(program for program, _ in entries)})")
     if skipped:
-        print(f"\n{COMMITTED}")
+        out.append(COMMITTED)
     if failed:
-        print("\nFAILED: " + "; ".join(failed))
-    return 1 if failed else 0
+        out.append("FAILED: " + "; ".join(failed))
+    return "\n\n".join(out)
 
 
 def from_csv(path):

@@ -10,7 +10,8 @@ Needs matplotlib (Debian: python3-matplotlib).
 Where the CSVs hold tensor-core stages (Part 4: their ceiling is cuBLAS BF16), the two GEMM
 charts get a second panel for them, beside the FP32 stages' (Parts 1-3): each panel draws its
 own ceiling (cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak), never the other's.
-Their labels are cut, never rounded up: a bar at 99.96% of cuBLAS reads 99.9%, not 100%.
+As in the tables, rates are rounded, and percentages are cut, never rounded up: a bar at 99.96%
+of cuBLAS reads 99.9%, not 100%.
 
 Exit codes: 0 charts written; 2 something it needs is missing, with one line saying what:
 matplotlib, or a CSV (absent, or not one that ladder.py wrote), the same code the other
@@ -25,7 +26,7 @@ import sys
 import textwrap
 from collections import defaultdict
 
-from ladder import MissingInput, dimensions, on_tensor_cores, unreadable
+from ladder import MissingInput, cut, dimensions, on_tensor_cores, unreadable
 
 try:
     import matplotlib
@@ -100,18 +101,10 @@ def size_of(problem):
     return int(re.findall(r"\d+", problem)[0])
 
 
-def cut(value, decimals=0):
-    """value with thousands separators, cut (never rounded up) to decimals places: a bar at
-    99.96% of cuBLAS reads 99.9%, never 100%, and 5.52 GFLOP/s reads 5.5, never 6."""
-    scale = 10 ** decimals
-    # The nudge keeps a float just under an exact figure there: 0.29 * 100 = 28.999999999999996
-    # reads 29.0, not 28.9.
-    return f"{math.floor(value * scale + 1e-9) / scale:,.{decimals}f}"
-
-
 def rate_label(rate):
-    """A rate as the charts print it: whole GFLOP/s, or one decimal below 100."""
-    return cut(rate, 1 if rate < 100 else 0)
+    """A rate as the charts and the tables print it: rounded to whole GFLOP/s, or to one
+    decimal below 100."""
+    return f"{rate:,.1f}" if rate < 100 else f"{rate:,.0f}"
 
 
 def wrap_name(stage, width=16):

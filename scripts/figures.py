@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Writes every figure that the README and the stage boxes take from the committed ladder runs.
+
+  python3 scripts/figures.py           rewrite the generated sections in place
+  python3 scripts/figures.py --check   change nothing; exit 1 naming each section that differs
+
+The record is one run of the ladder per size (scripts/ladder.py --csv, on one GPU):
+results/ladder_4096.csv at 4096^3 and results/ladder.csv on the articles' problem,
+1920x1280x1024 (the CPU stages run that problem in both). Part 4's clock comes from
+results/clock_h100/part4_4096/, Nsight Compute's SM clock and duration of each Part 4 kernel.
+
+A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->`:
+  README.md   'ladder 4096' and 'ladder articles': exactly what
+              `ladder.py --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
+              'part 4': stages 13-18 against cuBLAS BF16 and against the tensor pipe's ceiling;
+  NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
+              page adds from another file, which cites that file.
+The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
+(scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
+without rewriting its sections, fails.
+"""
+import argparse
+import csv
+import os
+import re
+import statistics
+import sys
+
+import ladder
+from ladder import cut
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RECORD_4096 = "results/ladder_4096.csv"
+RECORD_ARTICLES = "results/ladder.csv"
+CLOCKS = "results/clock_h100/part4_4096"
+SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
+# Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
+# SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
+BF16_FLOP_PER_SM_CLOCK = 4096
+# Each Part 4 stage's own kernel, by the function's name in Nsight Compute's list, and cuBLAS's.
+PART4_KERNELS = {"13_gpu_wmma": "gemm_wmma", "14_gpu_mma_ldmatrix": "gemm_mma",
+                 "15_gpu_mma_pipelined": "gemm_mma_pipelined", "16_gpu_tma_wgmma": "gemm_tma_wgmma",
+                 "17_gpu_warp_specialized": "gemm_warp_specialized",
+                 "18_gpu_persistent_clusters": "gemm_persistent"}
+CUBLAS_KERNEL = "nvjet"
+SOURCES = f"NVIDIA H100, `{RECORD_4096}`, `{RECORD_ARTICLES}`"
+# A box reports its stage's fastest row, except where the lesson is another row, with a second
+# row beside it: stage 05's manual unrolling against none (the rows match within 0.1%).
+BOX_ROWS = {"05_gpu_unrolled": ("manual x4", "unroll 1")}
+
+
+def load(path):
+    """The stages of a committed ladder run, in order: [(stage, rows)], rows as ladder.py
+    wrote them."""
+    results, _ = ladder.from_csv(os.path.join(ROOT, path))
+    return results[ladder.GEMM] + results[ladder.TRANSPOSE]
+
+
+def kernel_function(name):
+    """'void ladder::<unnamed>::gemm_mma<mma::WarpTile<...>>(...)' -> 'gemm_mma'."""
+    return re.sub(r"^void |<unnamed>::", "", name).split("(")[0].split("<")[0].split("::")[-1]
+
+
+def clock(stage):
+    """(SM clock in GHz, this stage's TFLOP/s, cuBLAS's TFLOP/s) at 4096^3 from Nsight
+    Compute: medians over the launches of the stage's own kernel and of cuBLAS's."""
+    path = os.path.join(ROOT, CLOCKS, stage + ".txt")
+    with open(path) as f:
+        lines = [line for line in f if line.startswith('"')]
+    launches = {}
+    for row in csv.DictReader(lines):
+        key = (kernel_function(row["Kernel Name"]), row["ID"])
+        launches.setdefault(key, {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+
+    def medians(function):
+        chosen = [m for (name, _), m in launches.items()
+                  if name == function or (function == CUBLAS_KERNEL and name.startswith(function))]
+        if not chosen:
+            raise ladder.MissingInput(f"{path} has no launch of {function}")
+        flop = 2 * 4096 ** 3
+        return (statistics.median(m["sm__cycles_elapsed.avg.per_second"] for m in chosen) / 1e9,
+                statistics.median(flop / m["gpu__time_duration.sum"] / 1e3 for m in chosen))
+
+    ghz, rate = medians(PART4_KERNELS[stage])
+    cublas_ghz, cublas_rate = medians(CUBLAS_KERNEL)
+    return ghz, rate, cublas_ghz, cublas_rate
+
+
+def ceiling_at(ghz, sms=132):
+    """The tensor pipe's dense BF16 ceiling in TFLOP/s at this SM clock."""
+    return sms * BF16_FLOP_PER_SM_CLOCK * ghz / 1e3
+
+
+def short_ceiling(row):
+    """'cuBLAS SGEMM FP32' -> 'cuBLAS FP32'; 'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16'."""
+    return "cuBLAS BF16" if ladder.BF16 in row["variant"] else "cuBLAS FP32"
+
+
+def of_ceiling(rows, row):
+    return cut(100 * float(row["rate"]) / float(ladder.ceiling(rows)["rate"]), 1)
+
+
+def rate_words(row, tensor):
+    rate = float(row["rate"])
+    if tensor:
+        return f"{cut(rate / 1e3, 1)} TFLOP/s"
+    return f"{rate:,.0f} GFLOP/s" if rate >= 100 else f"{rate:.1f} GFLOP/s"
+
+
+def number(stage):
+    return stage.split("_")[0]
+
+
+def box_row(stage, rows, which=0):
+    """The row a box reports: the fastest the stage measured, or the one BOX_ROWS names."""
+    if stage not in BOX_ROWS:
+        return ladder.best(rows)
+    return next(r for r in rows if r["role"] == "stage" and r["variant"].startswith(BOX_ROWS[stage][which]))
+
+
+def variant_words(row):
+    """A variant without the path it took, which the stage's page explains: 'wmma 128x128x32'."""
+    return re.sub(r", (128-bit global|TMA) path$", "", row["variant"])
+
+
+def gemm_box(stage, record, articles, previous):
+    """The measured figures of a GEMM stage: its fastest row at 4096^3, against the kernel it
+    improves on and against its ceiling, and its % on the articles' problem."""
+    rows = dict(record)[stage]
+    best = box_row(stage, rows)
+    tensor = ladder.on_tensor_cores(rows)
+    if number(stage) in ("01", "02"):
+        text = (f"{rate_words(best, False)} ({float(best['median_ms']):,.0f} ms) on "
+                f"{best['problem']}, one core of the GPU machine's host")
+        if previous:
+            before = ladder.best(dict(record)[previous])
+            text += f", {cut(float(best['rate']) / float(before['rate']), 2)}x stage {number(previous)}"
+        return text + f" (`{RECORD_4096}`)"
+    basis = next((r for r in rows if r["role"] == "baseline"), None)
+    if basis:
+        # The basis's variant starts with its stage's number: '04 square tile 32'.
+        against = f"{cut(float(best['rate']) / float(basis['rate']), 2)}x stage {basis['variant'].split()[0]}"
+    else:
+        first = next(r for r in rows if r["role"] == "stage")
+        against = f"{cut(float(best['rate']) / float(first['rate']), 2)}x `{first['variant']}`"
+    text = (f"4096^3, {variant_words(best)}: {rate_words(best, tensor)}, {against} in the same "
+            f"program, {of_ceiling(rows, best)}% of {short_ceiling(ladder.ceiling(rows))}")
+    if stage in BOX_ROWS:
+        other = box_row(stage, rows, 1)
+        text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
+                 f"{cut(float(other['rate']) / float(best['rate']), 2)}x")
+    if tensor:
+        ghz, rate, _, _ = clock(stage)
+        text += (f" and {cut(100 * rate / ceiling_at(ghz), 1)}% of the tensor pipe at the "
+                 f"{ghz:.2f} GHz it ran at")
+    small = dict(articles)[stage]
+    text += f"; the articles' problem: {of_ceiling(small, box_row(stage, small))}% ({SOURCES}"
+    return text + (f", `{CLOCKS}/`)" if tensor else ")")
+
+
+def transpose_box(stage, record, previous):
+    """A transpose's % of cudaMemcpy with each thread layout, and its gain on the stage
+    before with the 32x8 layout."""
+    rows = [r for r in dict(record)[stage] if r["role"] == "stage"]
+    parts = []
+    for row in rows:
+        layout = row["variant"].split(", ")[-1]
+        parts.append(f"{layout} {ladder.percent(row)} of `cudaMemcpy` ({float(row['rate']):,.0f} GB/s)")
+    text = f"{rows[0]['problem'].replace(' floats', '')}, tile 32: " + ", ".join(parts)
+    if previous:
+        four_per_thread = lambda rs: next(r for r in rs if r["role"] == "stage"
+                                          and r["variant"].endswith("32x8 threads"))
+        ratio = (float(four_per_thread(rows)["rate"])
+                 / float(four_per_thread(dict(record)[previous])["rate"]))
+        text += f"; with 32x8 threads {cut(ratio, 2)}x stage {number(previous)}"
+    return text + f" (NVIDIA H100, `{RECORD_4096}`)"
+
+
+def part4_table(record, articles):
+    """Stages 13-18 at 4096^3: against cuBLAS BF16 in the same program, and against the
+    tensor pipe at the clock Nsight Compute measured for the kernel."""
+    header = ["stage", "TFLOP/s", "% of cuBLAS BF16, same program", "SM clock (Nsight Compute)",
+              "% of the tensor pipe at that clock", "the articles' problem: % of cuBLAS BF16"]
+    body = []
+    cublas = []
+    for stage, rows in record:
+        if stage not in PART4_KERNELS:
+            continue
+        best = ladder.best(rows)
+        ghz, rate, cublas_ghz, cublas_rate = clock(stage)
+        cublas.append(cut(100 * cublas_rate / ceiling_at(cublas_ghz), 1))
+        small = dict(articles)[stage]
+        body.append([f"[{stage}]({stage}/README.md)", cut(float(best["rate"]) / 1e3, 1),
+                     f"{of_ceiling(rows, best)}%", f"{ghz:.2f} GHz",
+                     f"{cut(100 * rate / ceiling_at(ghz), 1)}%",
+                     f"{of_ceiling(small, ladder.best(small))}%"])
+    text = ladder.table(header, body)
+    return text + ("\n\nThe tensor pipe's ceiling at clock f is 132 SMs x 4,096 BF16 FLOP per "
+                   "clock x f. Its column divides the rate of Nsight Compute's own launches of "
+                   "the kernel (one at a time) by the ceiling at the clock of those launches; "
+                   "cuBLAS's kernel, profiled in each of the six programs, reaches "
+                   f"{min(cublas)}-{max(cublas)}% of it.")
+
+
+def sections():
+    """Every generated section: {(file, name): text}."""
+    record, articles = load(RECORD_4096), load(RECORD_ARTICLES)
+    out = {}
+    readme = "README.md"
+    for name, path in (("ladder 4096", RECORD_4096), ("ladder articles", RECORD_ARTICLES)):
+        results, cpu_smaller = ladder.from_csv(os.path.join(ROOT, path))
+        out[(readme, name)] = ladder.tables_text(results, cpu_smaller)
+    out[(readme, "part 4")] = part4_table(record, articles)
+    gemm = [stage for stage, rows in record if not rows[0]["problem"].endswith("floats")]
+    transposes = [stage for stage, rows in record if rows[0]["problem"].endswith("floats")]
+    for order in (gemm, transposes):
+        for index, stage in enumerate(order):
+            previous = order[index - 1] if index else None
+            page = os.path.join(stage, "README.md")
+            box = (gemm_box(stage, record, articles, previous) if order is gemm
+                   else transpose_box(stage, record, previous))
+            out[(page, f"box {number(stage)}")] = box
+    return out
+
+
+def rewrite(check):
+    """Puts each section into its file (or, with check, only compares); returns the names of
+    the sections that differed, and raises where a file lacks a section's markers."""
+    by_file = {}
+    for (path, name), text in sections().items():
+        by_file.setdefault(path, {})[name] = text
+    differ = []
+    for path, wanted in by_file.items():
+        full = os.path.join(ROOT, path)
+        with open(full) as f:
+            old = f.read()
+        found = {m["name"] for m in SECTION.finditer(old)}
+        missing = sorted(set(wanted) - found)
+        if missing:
+            raise ladder.MissingInput(f"{path} has no markers for {', '.join(missing)}")
+
+        def fill(match):
+            name = match["name"]
+            if name not in wanted:
+                return match[0]
+            body = wanted[name]
+            # A table needs lines of its own; a box's words stay on the box's line.
+            body = f"\n\n{body}\n\n" if "\n" in body else body
+            if match["body"] != body:
+                differ.append(f"{path}: {name}")
+            return f"<!-- figures: {name} -->{body}<!-- /figures -->"
+
+        new = SECTION.sub(fill, old)
+        if new != old and not check:
+            with open(full, "w") as f:
+                f.write(new)
+    return differ
+
+
+def main():
+    global ROOT
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if a generated section differs")
+    parser.add_argument("--root", default=ROOT,
+                        help="the repository to read and write (default: this script's)")
+    options = parser.parse_args()
+    ROOT = options.root
+    try:
+        differ = rewrite(options.check)
+    except (ladder.MissingInput, OSError) as error:
+        print(f"figures.py: {error}", file=sys.stderr)
+        return 2
+    for name in differ:
+        print(("differs from the record: " if options.check else "rewritten: ") + name)
+    return 1 if differ and options.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
