@@ -62,28 +62,31 @@ def kernel_function(name):
 
 
 def clock(stage):
-    """(SM clock in GHz, this stage's TFLOP/s, cuBLAS's TFLOP/s) at 4096^3 from Nsight
-    Compute: medians over the launches of the stage's own kernel and of cuBLAS's."""
+    """(SM clock in GHz, % of the tensor pipe at that clock) of the stage's own kernel and of
+    cuBLAS's at 4096^3, from Nsight Compute: medians over their launches, each launch's rate
+    divided by the ceiling at that launch's own clock. The problem and the SM count are read
+    from the program's own lines in the file."""
     path = os.path.join(ROOT, CLOCKS, stage + ".txt")
     with open(path) as f:
-        lines = [line for line in f if line.startswith('"')]
+        text = f.read()
+    m, k, _, n = ladder.dimensions(re.search(r"A \d+x\d+ \* B \d+x\d+", text)[0])
+    sms = int(re.search(r"(\d+) SMs", text)[1])
     launches = {}
-    for row in csv.DictReader(lines):
+    for row in csv.DictReader(line for line in text.splitlines() if line.startswith('"')):
         key = (kernel_function(row["Kernel Name"]), row["ID"])
         launches.setdefault(key, {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
 
     def medians(function):
-        chosen = [m for (name, _), m in launches.items()
+        chosen = [launch for (name, _), launch in launches.items()
                   if name == function or (function == CUBLAS_KERNEL and name.startswith(function))]
         if not chosen:
             raise ladder.MissingInput(f"{path} has no launch of {function}")
-        flop = 2 * 4096 ** 3
-        return (statistics.median(m["sm__cycles_elapsed.avg.per_second"] for m in chosen) / 1e9,
-                statistics.median(flop / m["gpu__time_duration.sum"] / 1e3 for m in chosen))
+        ghz = [launch["sm__cycles_elapsed.avg.per_second"] / 1e9 for launch in chosen]
+        tflops = [2 * m * n * k / launch["gpu__time_duration.sum"] / 1e3 for launch in chosen]
+        return (statistics.median(ghz),
+                statistics.median(100 * t / ceiling_at(g, sms) for t, g in zip(tflops, ghz)))
 
-    ghz, rate = medians(PART4_KERNELS[stage])
-    cublas_ghz, cublas_rate = medians(CUBLAS_KERNEL)
-    return ghz, rate, cublas_ghz, cublas_rate
+    return medians(PART4_KERNELS[stage]) + medians(CUBLAS_KERNEL)
 
 
 def ceiling_at(ghz, sms=132):
@@ -103,7 +106,7 @@ def of_ceiling(rows, row):
 def rate_words(row, tensor):
     rate = float(row["rate"])
     if tensor:
-        return f"{cut(rate / 1e3, 1)} TFLOP/s"
+        return f"{rate / 1e3:,.1f} TFLOP/s"
     return f"{rate:,.0f} GFLOP/s" if rate >= 100 else f"{rate:.1f} GFLOP/s"
 
 
@@ -123,6 +126,17 @@ def variant_words(row):
     return re.sub(r", (128-bit global|TMA) path$", "", row["variant"])
 
 
+def articles_words(stage, articles, row):
+    """The same variant's % of its ceiling on the articles' problem, or, where the stage ran
+    another one there (a tiling picked by size), that one's, named."""
+    small = dict(articles)[stage]
+    same = next((r for r in small if r["role"] == "stage" and r["variant"] == row["variant"]), None)
+    if same:
+        return f"{of_ceiling(small, same)}%"
+    other = box_row(stage, small)
+    return f"{of_ceiling(small, other)}% with {variant_words(other)}"
+
+
 def gemm_box(stage, record, articles, previous):
     """The measured figures of a GEMM stage: its fastest row at 4096^3, against the kernel it
     improves on and against its ceiling, and its % on the articles' problem."""
@@ -134,27 +148,26 @@ def gemm_box(stage, record, articles, previous):
                 f"{best['problem']}, one core of the GPU machine's host")
         if previous:
             before = ladder.best(dict(record)[previous])
-            text += f", {cut(float(best['rate']) / float(before['rate']), 2)}x stage {number(previous)}"
+            text += f", {ladder.ratio(float(best['rate']) / float(before['rate']))} stage {number(previous)}"
         return text + f" (`{RECORD_4096}`)"
     basis = next((r for r in rows if r["role"] == "baseline"), None)
     if basis:
         # The basis's variant starts with its stage's number: '04 square tile 32'.
-        against = f"{cut(float(best['rate']) / float(basis['rate']), 2)}x stage {basis['variant'].split()[0]}"
+        against = f"{ladder.ratio(float(best['rate']) / float(basis['rate']))} stage {basis['variant'].split()[0]}"
     else:
         first = next(r for r in rows if r["role"] == "stage")
-        against = f"{cut(float(best['rate']) / float(first['rate']), 2)}x `{first['variant']}`"
+        against = f"{ladder.ratio(float(best['rate']) / float(first['rate']))} `{first['variant']}`"
     text = (f"4096^3, {variant_words(best)}: {rate_words(best, tensor)}, {against} in the same "
             f"program, {of_ceiling(rows, best)}% of {short_ceiling(ladder.ceiling(rows))}")
     if stage in BOX_ROWS:
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
-                 f"{cut(float(other['rate']) / float(best['rate']), 2)}x")
+                 f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
     if tensor:
-        ghz, rate, _, _ = clock(stage)
-        text += (f" and {cut(100 * rate / ceiling_at(ghz), 1)}% of the tensor pipe at the "
+        ghz, of_pipe, _, _ = clock(stage)
+        text += (f" and {cut(of_pipe, 1)}% of the tensor pipe's BF16 FLOP ceiling at the "
                  f"{ghz:.2f} GHz it ran at")
-    small = dict(articles)[stage]
-    text += f"; the articles' problem: {of_ceiling(small, box_row(stage, small))}% ({SOURCES}"
+    text += f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES}"
     return text + (f", `{CLOCKS}/`)" if tensor else ")")
 
 
@@ -165,41 +178,44 @@ def transpose_box(stage, record, previous):
     parts = []
     for row in rows:
         layout = row["variant"].split(", ")[-1]
-        parts.append(f"{layout} {ladder.percent(row)} of `cudaMemcpy` ({float(row['rate']):,.0f} GB/s)")
+        parts.append(f"{layout} {ladder.percent(row, dict(record)[stage])} of `cudaMemcpy` "
+                     f"({float(row['rate']):,.0f} GB/s)")
     text = f"{rows[0]['problem'].replace(' floats', '')}, tile 32: " + ", ".join(parts)
     if previous:
         four_per_thread = lambda rs: next(r for r in rs if r["role"] == "stage"
                                           and r["variant"].endswith("32x8 threads"))
         ratio = (float(four_per_thread(rows)["rate"])
                  / float(four_per_thread(dict(record)[previous])["rate"]))
-        text += f"; with 32x8 threads {cut(ratio, 2)}x stage {number(previous)}"
+        text += f"; with 32x8 threads {ladder.ratio(ratio)} stage {number(previous)}"
     return text + f" (NVIDIA H100, `{RECORD_4096}`)"
 
 
 def part4_table(record, articles):
     """Stages 13-18 at 4096^3: against cuBLAS BF16 in the same program, and against the
-    tensor pipe at the clock Nsight Compute measured for the kernel."""
+    tensor pipe's BF16 FLOP ceiling at the clock Nsight Compute measured for the kernel."""
     header = ["stage", "TFLOP/s", "% of cuBLAS BF16, same program", "SM clock (Nsight Compute)",
-              "% of the tensor pipe at that clock", "the articles' problem: % of cuBLAS BF16"]
+              "% of the tensor pipe's ceiling at that clock",
+              "the articles' problem: % of cuBLAS BF16"]
     body = []
     cublas = []
     for stage, rows in record:
         if stage not in PART4_KERNELS:
             continue
         best = ladder.best(rows)
-        ghz, rate, cublas_ghz, cublas_rate = clock(stage)
-        cublas.append(cut(100 * cublas_rate / ceiling_at(cublas_ghz), 1))
-        small = dict(articles)[stage]
-        body.append([f"[{stage}]({stage}/README.md)", cut(float(best["rate"]) / 1e3, 1),
-                     f"{of_ceiling(rows, best)}%", f"{ghz:.2f} GHz",
-                     f"{cut(100 * rate / ceiling_at(ghz), 1)}%",
-                     f"{of_ceiling(small, ladder.best(small))}%"])
+        ghz, of_pipe, _, cublas_of_pipe = clock(stage)
+        cublas.append(cublas_of_pipe)
+        body.append([f"[{stage}]({stage}/README.md)", f"{float(best['rate']) / 1e3:,.1f}",
+                     f"{of_ceiling(rows, best)}%", f"{ghz:.2f} GHz", f"{cut(of_pipe, 1)}%",
+                     articles_words(stage, articles, best)])
     text = ladder.table(header, body)
-    return text + ("\n\nThe tensor pipe's ceiling at clock f is 132 SMs x 4,096 BF16 FLOP per "
-                   "clock x f. Its column divides the rate of Nsight Compute's own launches of "
-                   "the kernel (one at a time) by the ceiling at the clock of those launches; "
+    return text + ("\n\nThe tensor pipe's ceiling at clock f is 132 SMs x 4,096 dense BF16 FLOP "
+                   "per SM and clock x f. Its column is the median, over Nsight Compute's own "
+                   "launches of the kernel (one at a time, a separate run from the TFLOP/s "
+                   "column's), of each launch's rate over the ceiling at that launch's clock. "
                    "cuBLAS's kernel, profiled in each of the six programs, reaches "
-                   f"{min(cublas)}-{max(cublas)}% of it.")
+                   f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it. Stages 13-15's "
+                   "`mma.sync` cannot reach this ceiling: on the H100 it tops out near 60% of it "
+                   "(`results/mma_peak.md`).")
 
 
 def sections():
@@ -238,11 +254,12 @@ def rewrite(check):
         missing = sorted(set(wanted) - found)
         if missing:
             raise ladder.MissingInput(f"{path} has no markers for {', '.join(missing)}")
+        unknown = sorted(found - set(wanted))
+        if unknown:
+            raise ladder.MissingInput(f"{path} has markers that nothing writes: {', '.join(unknown)}")
 
         def fill(match):
             name = match["name"]
-            if name not in wanted:
-                return match[0]
             body = wanted[name]
             # A table needs lines of its own; a box's words stay on the box's line.
             body = f"\n\n{body}\n\n" if "\n" in body else body

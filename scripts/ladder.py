@@ -124,15 +124,24 @@ def cut(value, decimals=0):
     percentage and ratio the tables, charts and generated notes print is cut: 99.96% of cuBLAS
     reads 99.9%, never 100.0%, and 2.039x reads 2.03x."""
     scale = 10 ** decimals
-    # The nudge keeps a float just under an exact figure there: 0.29 * 100 = 28.999999999999996
+    # Toward zero, so that a small loss is not made bigger either (-0.0601 reads -0.06). The
+    # nudge keeps a float just short of an exact figure there: 0.29 * 100 = 28.999999999999996
     # reads 29.0, not 28.9.
-    return f"{math.floor(value * scale + 1e-9) / scale:,.{decimals}f}"
+    nudge = 1e-9 if value >= 0 else -1e-9
+    return f"{math.trunc(value * scale + nudge) / scale:,.{decimals}f}"
 
 
-def percent(row):
-    """The row's % of its ceiling, or "" where the program measured no ceiling."""
-    value = row.get("pct_of_ceiling", "")
-    return f"{cut(float(value), 1)}%" if value not in ("", None) and float(value) > 0 else ""
+def ratio(value):
+    """A speed ratio, cut: two decimals, or three within 1% of level, where two would turn a
+    tie into a loss (0.99995 reads 0.999x, not 0.99x)."""
+    return f"{cut(value, 3 if abs(value - 1) < 0.01 else 2)}x"
+
+
+def percent(row, rows):
+    """A transpose row's % of its own program's cudaMemcpy, from the two rates (the programs'
+    own column is rounded), or "" where the program timed no cudaMemcpy."""
+    memcpy = next((r for r in rows if r["variant"].startswith("cudaMemcpy")), None)
+    return f"{cut(100 * float(row['rate']) / float(memcpy['rate']), 1)}%" if memcpy else ""
 
 
 def rate_text(rate):
@@ -196,7 +205,7 @@ def gemm_table(results):
             # percentage from another process would disagree with it by that process's spread.
             body.append(cells(program, baseline, name, BASIS, None))
         for row, same_problem in zip(own, compared):
-            speedup = (f"{cut(float(row['rate']) / float(reference['rate']), 2)}x vs "
+            speedup = (f"{ratio(float(row['rate']) / float(reference['rate']))} vs "
                        f"{name} ({rate_text(float(reference['rate']))})" if same_problem else "")
             body.append(cells(program, row, row["variant"], speedup, top))
         previous = (program, best(rows)) if own else previous
@@ -229,13 +238,13 @@ def transpose_table(results):
             if row["role"] == "stage":
                 body.append([program, row["variant"], row["problem"],
                              f"{float(row['median_ms']):.3f}", f"{float(row['rate']):.1f}",
-                             percent(row)])
+                             percent(row, rows)])
     last = results[-1][1]
     copies = sorted((r for r in last if r["role"] == "ceiling"),
                     key=lambda r: r["variant"].startswith("cudaMemcpy"))
     for row in copies:
         body.append(["(ceiling)", row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                     f"{float(row['rate']):.1f}", percent(row) or "100%"])
+                     f"{float(row['rate']):.1f}", percent(row, last)])
     return table(["stage", "variant", "problem", "median ms", "GB/s", "% of cudaMemcpy"], body)
 
 
@@ -355,9 +364,10 @@ def print_tables(results, cpu_smaller, skipped, failed, ran):
     return 1 if failed else 0
 
 
-def tables_text(results, cpu_smaller, skipped={}, failed=(), ran=False):
+def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False):
     """The two tables as markdown, with what was skipped or failed: what a run prints, and,
     from a committed run, what scripts/figures.py writes into the README."""
+    skipped = skipped or {}
     out = []
     sections = [(GEMM, gemm_title(results[GEMM]), gemm_table),
                 (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]

@@ -19,7 +19,6 @@ scripts give when their tool (ncu, cuobjdump) or an input is missing.
 """
 import argparse
 import csv
-import math
 import os
 import re
 import sys

@@ -91,6 +91,22 @@ class FiguresTest(ScriptTest):
         self.assertIn("18_gpu_persistent_clusters/README.md: box 18", done.stdout)
         self.assertIn("README.md: ladder 4096", done.stdout)
 
+    def test_a_marker_that_nothing_writes_is_an_error(self):
+        root = self.copy_of_the_repository()
+        page = os.path.join(root, "13_gpu_wmma", "README.md")
+        with open(page) as f:
+            text = f.read()
+        with open(page, "w") as f:
+            f.write(text.replace("<!-- figures: box 13 -->", "<!-- figures: box 31 -->"))
+        done = self.figures("--check", "--root", root)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("13_gpu_wmma/README.md has no markers for box 13", done.stderr)
+        with open(page, "w") as f:
+            f.write(text + "\n<!-- figures: box 31 --><!-- /figures -->\n")
+        done = self.figures("--check", "--root", root)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("markers that nothing writes: box 31", done.stderr)
+
     def test_a_page_without_its_markers_is_an_error(self):
         root = self.copy_of_the_repository()
         page = os.path.join(root, "13_gpu_wmma", "README.md")

@@ -12,7 +12,7 @@ TOO_OLD = "14_gpu: skipped: needs sm_80 or newer (this GPU is sm_75)\n"
 
 
 # A 'vs previous stage' cell: "<ratio>x vs <the row it names> (<that row's GFLOP/s>)".
-VS = re.compile(r"(\d+\.\d\d)x vs (.+) \(([0-9.]+)\)")
+VS = re.compile(r"(\d+\.\d\d\d?)x vs (.+) \(([0-9.]+)\)")
 BASIS = "basis of this stage's rows"
 COMMITTED_CSVS = ("ladder_4096.csv", "ladder.csv")
 
