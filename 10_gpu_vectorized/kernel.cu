@@ -192,9 +192,9 @@ __global__ void __launch_bounds__(THREADS, 2) gemm_vectorized(Matrix a, Matrix b
 }
 
 template <int BK>
-void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
+void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
   const dim3 grid = grid_covering(c.width, c.height, BN, BM);
-  if (path == GlobalAccess::vector) {
+  if (path == OperandPath::sixteen_byte) {
     gemm_vectorized<BK, true><<<grid, THREADS>>>(a, b, c);
   } else {
     gemm_vectorized<BK, false><<<grid, THREADS>>>(a, b, c);
@@ -203,14 +203,14 @@ void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
 
 }  // namespace
 
-GlobalAccess vectorized_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
+OperandPath vectorized_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
 
-GlobalAccess launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth) {
+OperandPath launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth) {
   check_gemm_shapes(a, b, c);
   if (slice_depth != 16 && slice_depth != 8) {
     throw std::invalid_argument("stage 10 has no slice depth " + std::to_string(slice_depth));
   }
-  const GlobalAccess path = vectorized_path(a, b, c);
+  const OperandPath path = vectorized_path(a, b, c);
   if (c.empty()) return path;
   if (slice_depth == 16) {
     launch<16>(path, a, b, c);

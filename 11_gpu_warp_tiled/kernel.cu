@@ -12,8 +12,7 @@
 // All sizes are template parameters; kCandidates lists the tilings the parameter search times.
 #include "11_gpu_warp_tiled/kernel.hpp"
 
-#include <stdexcept>
-
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 
@@ -205,25 +204,20 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
 }
 
 template <class T>
-void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
+void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
   const dim3 grid = grid_covering(c.width, c.height, T::BN, T::BM);
-  if (path == GlobalAccess::vector) {
+  if (path == OperandPath::sixteen_byte) {
     gemm_warp_tiled<T, true><<<grid, T::THREADS>>>(a, b, c);
   } else {
     gemm_warp_tiled<T, false><<<grid, T::THREADS>>>(a, b, c);
   }
 }
 
-struct Candidate {
-  const char* name;
-  void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
-};
-
 // The first is the default: the fastest at 4096^3 in the search on the H100
 // (results/search_11_gpu_warp_tiled.md). Names: block tile BMxBNxBK, warp tile, thread tile,
 // threads per block, and b2/b4 where __launch_bounds__ asks for 2 or 4 blocks per SM.
 //                                        BM   BN  BK  WM  WN  TM  TN  threads [blocks/SM]
-const Candidate kCandidates[] = {
+const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kCandidates[] = {
     {"128x128x16_w64x32_t8x8_256_b2", launch<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 2>>},
     {"128x128x16_w32x64_t8x8_256_b2", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 2>>},
     {"128x128x8_w64x32_t8x8_256_b2", launch<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 2>>},
@@ -242,25 +236,18 @@ const Candidate kCandidates[] = {
 
 }  // namespace
 
-std::vector<std::string> warp_tiled_configs() {
-  std::vector<std::string> names;
-  for (const Candidate& candidate : kCandidates) names.emplace_back(candidate.name);
-  return names;
-}
+std::vector<std::string> warp_tiled_configs() { return config_names(kCandidates); }
 
-GlobalAccess warp_tiled_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
+OperandPath warp_tiled_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
 
-GlobalAccess launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c) {
+OperandPath launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
-  for (const Candidate& candidate : kCandidates) {
-    if (config != candidate.name) continue;
-    const GlobalAccess path = warp_tiled_path(a, b, c);
-    if (c.empty()) return path;
-    candidate.launch(path, a, b, c);
-    CUDA_CHECK_LAUNCH();
-    return path;
-  }
-  throw std::invalid_argument("stage 11 has no tiling '" + config + "'");
+  const auto& candidate = find_config(kCandidates, config, "stage 11 has no tiling");
+  const OperandPath path = warp_tiled_path(a, b, c);
+  if (c.empty()) return path;
+  candidate.launch(path, a, b, c);
+  CUDA_CHECK_LAUNCH();
+  return path;
 }
 
 }  // namespace ladder

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/matrix.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -16,11 +16,11 @@ namespace ladder {
 std::vector<std::string> warp_tiled_configs();
 
 // 128-bit global path when A, B and C all allow float4, else the scalar one.
-GlobalAccess warp_tiled_path(Matrix a, Matrix b, Matrix c);
+OperandPath warp_tiled_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
 // took, once the kernel is queued; an unknown tiling or mismatched shapes throw
 // std::invalid_argument, launch errors CudaError.
-GlobalAccess launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c);
+OperandPath launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 }  // namespace ladder

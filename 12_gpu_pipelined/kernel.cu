@@ -18,12 +18,13 @@
 #include "12_gpu_pipelined/kernel.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
+#include "common/tile_order.cuh"
 
 namespace ladder {
 namespace {
@@ -375,13 +376,10 @@ __global__ void __launch_bounds__(T::THREADS, F::LAUNCH_BOUNDS ? T::MIN_BLOCKS :
   // right, so the blocks resident together touch GROUP_M slices of A and few of B.
   const int tiles_m = (c.height + T::BM - 1) / T::BM;
   const int tiles_n = (c.width + T::BN - 1) / T::BN;
-  const int per_group = F::GROUP_M * tiles_n;
-  const int group = blockIdx.x / per_group;
-  const int first_m = group * F::GROUP_M;
-  const int group_rows = min(tiles_m - first_m, F::GROUP_M);
-  const int in_group = blockIdx.x % per_group;
-  const int row0 = (first_m + in_group % group_rows) * T::BM;
-  const int col0 = (in_group / group_rows) * T::BN;
+  const TileOrigin origin =
+      grouped_tile_origin(blockIdx.x, tiles_m, tiles_n, F::GROUP_M, T::BM, T::BN);
+  const int row0 = origin.row;
+  const int col0 = origin.col;
   if (row0 + T::BM <= c.height && col0 + T::BN <= c.width) {
     block_tile<T, F, VEC, false>(a, b, c, row0, col0, smem);
   } else {
@@ -403,8 +401,8 @@ void launch_kernel(Matrix a, Matrix b, Matrix c) {
 }
 
 template <class T, class F = DefaultFeatures>
-void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
-  if (path == GlobalAccess::vector) {
+void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
+  if (path == OperandPath::sixteen_byte) {
     launch_kernel<T, F, true>(a, b, c);
   } else {
     launch_kernel<T, F, false>(a, b, c);
@@ -413,7 +411,7 @@ void launch(GlobalAccess path, Matrix a, Matrix b, Matrix c) {
 
 struct Candidate {
   const char* name;
-  void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
+  void (*launch)(OperandPath, Matrix, Matrix, Matrix);
   int shared_bytes;  // the ring's size per block
   int bm, bn;        // the block tile, for the wave rule
   int min_blocks;    // blocks per SM asked of __launch_bounds__
@@ -458,12 +456,8 @@ const Candidate kCandidates[] = {
 
 // The ablations: the default tiling with one supporting detail turned off, and with the
 // cross-slice prefetch turned on.
-struct Ablation {
-  const char* name;
-  void (*launch)(GlobalAccess, Matrix, Matrix, Matrix);
-};
 //                                                   group async double one-barrier bounds prefetch
-const Ablation kAblations[] = {
+const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kAblations[] = {
     {"none", launch<Default>},
     {"group-1", launch<Default, Features<1, true, true, true, true, false>>},
     {"plain-copies", launch<Default, Features<8, false, true, true, true, false>>},
@@ -489,10 +483,7 @@ const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 
 constexpr int kReservedSharedBytes = 1024;
 
 const Candidate& find_candidate(const std::string& config) {
-  for (const Candidate& candidate : kCandidates) {
-    if (config == candidate.name) return candidate;
-  }
-  throw std::invalid_argument("stage 12 has no tiling '" + config + "'");
+  return find_config(kCandidates, config, "stage 12 has no tiling");
 }
 
 int current_device_attribute(cudaDeviceAttr attribute) {
@@ -505,19 +496,11 @@ int current_device_attribute(cudaDeviceAttr attribute) {
 
 }  // namespace
 
-std::vector<std::string> pipelined_configs() {
-  std::vector<std::string> names;
-  for (const Candidate& candidate : kCandidates) names.emplace_back(candidate.name);
-  return names;
-}
+std::vector<std::string> pipelined_configs() { return config_names(kCandidates); }
 
-std::vector<std::string> pipelined_ablations() {
-  std::vector<std::string> names;
-  for (const Ablation& ablation : kAblations) names.emplace_back(ablation.name);
-  return names;
-}
+std::vector<std::string> pipelined_ablations() { return config_names(kAblations); }
 
-GlobalAccess pipelined_path(Matrix, Matrix b, Matrix c) {
+OperandPath pipelined_path(Matrix, Matrix b, Matrix c) {
   // A is always copied 4 bytes at a time (each float goes to its own row of the transposed
   // slice), so only B's copies and C's stores need 16-byte alignment.
   return float4_path({b, c});
@@ -570,31 +553,28 @@ std::string pipelined_config_for(int m, int n) {
                                   cudaDevAttrMaxSharedMemoryPerMultiprocessor));
 }
 
-GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
+OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);
   const std::string name = config == "auto" ? pipelined_config_for(c.height, c.width) : config;
   if (const std::string reason = pipelined_unfit_reason(name); !reason.empty()) {
     throw UsageError(reason);
   }
-  const GlobalAccess path = pipelined_path(a, b, c);
+  const OperandPath path = pipelined_path(a, b, c);
   if (c.empty()) return path;
   find_candidate(name).launch(path, a, b, c);
   CUDA_CHECK_LAUNCH();
   return path;
 }
 
-GlobalAccess launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
-                                            Matrix c) {
+OperandPath launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
+                                           Matrix c) {
   check_gemm_shapes(a, b, c);
-  for (const Ablation& entry : kAblations) {
-    if (ablation != entry.name) continue;
-    const GlobalAccess path = pipelined_path(a, b, c);
-    if (c.empty()) return path;
-    entry.launch(path, a, b, c);
-    CUDA_CHECK_LAUNCH();
-    return path;
-  }
-  throw std::invalid_argument("stage 12 has no ablation '" + ablation + "'");
+  const auto& entry = find_config(kAblations, ablation, "stage 12 has no ablation");
+  const OperandPath path = pipelined_path(a, b, c);
+  if (c.empty()) return path;
+  entry.launch(path, a, b, c);
+  CUDA_CHECK_LAUNCH();
+  return path;
 }
 
 }  // namespace ladder

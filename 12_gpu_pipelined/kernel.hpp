@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/matrix.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -34,16 +34,16 @@ std::string pipelined_unfit_reason(const std::string& config);
 
 // 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones; A is
 // always copied 4 bytes at a time (its floats go to different rows of the transposed slice).
-GlobalAccess pipelined_path(Matrix a, Matrix b, Matrix c);
+OperandPath pipelined_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views with the named tiling ("auto": pipelined_config_for), any sizes
 // and strides. Returns the path it
 // took, once the kernel is queued; an unknown tiling or mismatched shapes throw
 // std::invalid_argument, a tiling too large for this GPU UsageError, launch errors CudaError.
-GlobalAccess launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
+OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 // c = a * b with the default tiling and the named ablation (pipelined_ablations).
-GlobalAccess launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
-                                            Matrix c);
+OperandPath launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
+                                           Matrix c);
 
 }  // namespace ladder

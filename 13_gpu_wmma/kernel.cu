@@ -2,6 +2,7 @@
 
 #include <mma.h>
 
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/tensor_cores.hpp"
@@ -110,20 +111,31 @@ __global__ void __launch_bounds__(kThreads) gemm_wmma(MatrixBf16 a, MatrixBf16 b
   }
 }
 
-}  // namespace
-
-GlobalAccess launch_gemm_wmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  check_gemm_shapes(a, b, c);
-  require_bf16_tensor_cores();
-  const GlobalAccess path = sixteen_byte_path({a, b});
-  if (c.empty()) return path;
+void launch(OperandPath path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
   const dim3 grid = grid_covering(c.width, c.height, kBlockN, kBlockM);
-  if (path == GlobalAccess::vector) {
+  if (path == OperandPath::sixteen_byte) {
     gemm_wmma<true><<<grid, kThreads>>>(a, b, c);
   } else {
     gemm_wmma<false><<<grid, kThreads>>>(a, b, c);
   }
   CUDA_CHECK_LAUNCH();
+}
+
+const NamedLaunch<void (*)(OperandPath, MatrixBf16, MatrixBf16, Matrix)> kTilings[] = {
+    {"128x128x32", launch},
+};
+
+}  // namespace
+
+std::vector<std::string> wmma_configs() { return config_names(kTilings); }
+
+OperandPath launch_gemm_wmma(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const auto& tiling = find_config(kTilings, config, "stage 13 has no tiling");
+  check_gemm_shapes(a, b, c);
+  require_bf16_tensor_cores();
+  const OperandPath path = sixteen_byte_path({a, b});
+  if (c.empty()) return path;
+  tiling.launch(path, a, b, c);
   return path;
 }
 

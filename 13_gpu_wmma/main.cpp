@@ -2,6 +2,8 @@
 // rounded inputs) and cuBLAS with BF16 operands in the same run.
 //   cmake --preset native && cmake --build --preset native --target 13_gpu_wmma
 //   build-native/bin/13_gpu_wmma --help
+#include <string>
+
 #include "12_gpu_pipelined/kernel.hpp"
 #include "13_gpu_wmma/kernel.hpp"
 #include "common/device_probe.hpp"
@@ -32,8 +34,12 @@ int stage_main(int argc, char** argv) {
                     ladder::launch_gemm_pipelined(stage12, a, b, c);
                   });
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
-  bench.run(report, "wmma 128x128x32, " + path, ladder::Role::stage,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
+  for (const std::string& name : ladder::wmma_configs()) {
+    bench.run(report, "wmma " + name + ", " + path, ladder::Role::stage,
+              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_wmma(name, a, b, c);
+              });
+  }
   bench.run_cublas(report);
   return report.print(options.csv);
 }

@@ -1,6 +1,7 @@
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 
 #include "14_gpu_mma_ldmatrix/mma_tile.cuh"
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/tensor_cores.hpp"
@@ -45,10 +46,10 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16
 }
 
 template <class WarpTile>
-void launch(GlobalAccess path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+void launch(OperandPath path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory");
   const dim3 grid = grid_covering(c.width, c.height, kBlockN, kBlockM);
-  if (path == GlobalAccess::vector) {
+  if (path == OperandPath::sixteen_byte) {
     gemm_mma<WarpTile, true><<<grid, kThreads>>>(a, b, c);
   } else {
     gemm_mma<WarpTile, false><<<grid, kThreads>>>(a, b, c);
@@ -56,18 +57,22 @@ void launch(GlobalAccess path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
   CUDA_CHECK_LAUNCH();
 }
 
+const NamedLaunch<void (*)(OperandPath, MatrixBf16, MatrixBf16, Matrix)> kLayouts[] = {
+    {"swizzled", launch<Tile>},
+    {"unswizzled", launch<TileUnswizzled>},  // the ablation: plain rows, bank conflicts
+};
+
 }  // namespace
 
-GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle) {
+std::vector<std::string> mma_configs() { return config_names(kLayouts); }
+
+OperandPath launch_gemm_mma(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  const auto& layout = find_config(kLayouts, config, "stage 14 has no layout");
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
-  const GlobalAccess path = sixteen_byte_path({a, b});
+  const OperandPath path = sixteen_byte_path({a, b});
   if (c.empty()) return path;
-  if (swizzle) {
-    launch<Tile>(path, a, b, c);
-  } else {
-    launch<TileUnswizzled>(path, a, b, c);
-  }
+  layout.launch(path, a, b, c);
   return path;
 }
 

@@ -3,16 +3,23 @@
 // every ldmatrix is conflict-free; block and warp tiling as in stage 11, no pipeline yet.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
-// c = a * b on device views, any sizes and strides; the shared slices swizzled, or not
-// (swizzle = false: the ablation whose bank conflicts the notes measure). Returns the path it
-// took (sixteen_byte_path of a and b) once the kernel is queued. Mismatched shapes throw
-// std::invalid_argument, a GPU older than sm_80 UnsupportedGpuError, launch errors CudaError.
-GlobalAccess launch_gemm_mma(MatrixBf16 a, MatrixBf16 b, Matrix c, bool swizzle = true);
+// The shared layouts this stage is built with, by name: the default, "swizzled", and
+// "unswizzled", the ablation whose bank conflicts the notes measure.
+std::vector<std::string> mma_configs();
+
+// c = a * b on device views with the named layout, any sizes and strides. Returns the path it
+// took (sixteen_byte_path of a and b) once the kernel is queued. An unknown layout or
+// mismatched shapes throw std::invalid_argument, a GPU older than sm_80 UnsupportedGpuError,
+// launch errors CudaError.
+OperandPath launch_gemm_mma(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

@@ -33,16 +33,19 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("14_gpu_mma_ldmatrix", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  bench.run(report, "13 wmma 128x128x32", ladder::Role::baseline,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_wmma(a, b, c); });
+  const std::string stage13 = ladder::wmma_configs().front();
+  bench.run(report, "13 wmma " + stage13, ladder::Role::baseline,
+            [stage13](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_wmma(stage13, a, b, c);
+            });
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
-  for (const bool swizzled : {true, false}) {
-    if (swizzle != "both" && (swizzle == "on") != swizzled) continue;
-    bench.run(report,
-              std::string("mma.sync 128x128x64 w64x32, ") + (swizzled ? "swizzled" : "unswizzled") +
-                  ", " + path,
-              ladder::Role::stage, [swizzled](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_mma(a, b, c, swizzled);
+  // --swizzle on runs the default layout ("swizzled"), off the other ("unswizzled").
+  const std::string chosen = swizzle == "on" ? "swizzled" : "unswizzled";
+  for (const std::string& name : ladder::mma_configs()) {
+    if (swizzle != "both" && name != chosen) continue;
+    bench.run(report, "mma.sync 128x128x64 w64x32, " + name + ", " + path, ladder::Role::stage,
+              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_mma(name, a, b, c);
               });
   }
   bench.run_cublas(report);

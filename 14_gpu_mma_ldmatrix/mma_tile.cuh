@@ -9,14 +9,12 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
+#include "common/operand_path.hpp"
+#include "common/shared_address.cuh"
 
 namespace ladder::mma {
 
 // ---- The instructions ------------------------------------------------------------------
-
-__device__ inline std::uint32_t shared_address(const void* pointer) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
 
 // Four 8x8 BF16 matrices from shared memory: lanes 8i..8i+7 give the 8 row addresses (16
 // bytes each) of matrix i; lane l receives row l/4, elements 2(l%4) and 2(l%4)+1 of each.
@@ -160,7 +158,7 @@ __device__ void store_accumulators(Matrix c, int block_row, int block_col, int w
                                    const typename Tile::Accumulators& acc) {
   const int warp_row = block_row + warp / Tile::kWarpsN * (Tile::kTilesM * 16);
   const int warp_col = block_col + warp % Tile::kWarpsN * (Tile::kTilesN * 8);
-  const bool pairs = c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
+  const bool pairs = allows_float2(c);
 #pragma unroll
   for (int i = 0; i < Tile::kTilesM; ++i) {
 #pragma unroll

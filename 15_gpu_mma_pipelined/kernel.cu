@@ -1,12 +1,13 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 
-#include <stdexcept>
-
 #include "14_gpu_mma_ldmatrix/mma_tile.cuh"
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
+#include "common/shared_address.cuh"
 #include "common/tensor_cores.hpp"
+#include "common/tile_order.cuh"
 
 namespace ladder {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 // Copies `bytes` (0-16) from `from` and fills the rest of the 16 with zeros: how the edges of
 // the matrix become zeros in the slice without a branch around the copy.
 __device__ inline void cp_async_16(bf16* to, const bf16* from, int bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(mma::shared_address(to)),
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(to)),
                "l"(from), "r"(bytes)
                : "memory");
 }
@@ -64,11 +65,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM)
   // right, so the blocks resident together share slices of B as well as of A.
   const int tiles_n = gridDim.x;
   const int block = blockIdx.y * tiles_n + blockIdx.x;
-  const int per_group = Cfg::kGroupM * tiles_n;
-  const int first_row = block / per_group * Cfg::kGroupM;
-  const int group_rows = min(static_cast<int>(gridDim.y) - first_row, Cfg::kGroupM);
-  const int block_row = (first_row + block % per_group % group_rows) * Cfg::kBlockM;
-  const int block_col = block % per_group / group_rows * Cfg::kBlockN;
+  const TileOrigin origin = grouped_tile_origin(block, static_cast<int>(gridDim.y), tiles_n,
+                                                Cfg::kGroupM, Cfg::kBlockM, Cfg::kBlockN);
+  const int block_row = origin.row;
+  const int block_col = origin.col;
   const int warp = threadIdx.x / 32;
   const typename Cfg::Tile tile(warp, threadIdx.x % 32);
   typename Cfg::Tile::Accumulators acc = {};
@@ -110,12 +110,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM)
 struct Tiling {
   const char* name;
   int shared_bytes;
-  void (*launch)(bool vector, MatrixBf16 a, MatrixBf16 b, Matrix c);
+  void (*launch)(OperandPath path, MatrixBf16 a, MatrixBf16 b, Matrix c);
 };
 
 template <class Cfg>
-void launch(bool vector, MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  auto kernel = vector ? gemm_mma_pipelined<Cfg, true> : gemm_mma_pipelined<Cfg, false>;
+void launch(OperandPath path, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+  auto kernel = path == OperandPath::sixteen_byte ? gemm_mma_pipelined<Cfg, true>
+                                                  : gemm_mma_pipelined<Cfg, false>;
   // More than 48 KB of dynamic shared memory must be asked for, per kernel and per device.
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   Cfg::kSharedBytes));
@@ -143,19 +144,12 @@ const Tiling kTilings[] = {
 };
 
 const Tiling& find(const std::string& config) {
-  for (const Tiling& t : kTilings) {
-    if (config == t.name) return t;
-  }
-  throw std::invalid_argument("unknown tiling '" + config + "'");
+  return find_config(kTilings, config, "stage 15 has no tiling");
 }
 
 }  // namespace
 
-std::vector<std::string> mma_pipelined_configs() {
-  std::vector<std::string> names;
-  for (const Tiling& t : kTilings) names.emplace_back(t.name);
-  return names;
-}
+std::vector<std::string> mma_pipelined_configs() { return config_names(kTilings); }
 
 std::string mma_pipelined_unfit_reason(const std::string& config) {
   const Tiling& t = find(config);
@@ -168,16 +162,16 @@ std::string mma_pipelined_unfit_reason(const std::string& config) {
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
 }
 
-GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
-                                       Matrix c) {
+OperandPath launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                      Matrix c) {
   const Tiling& t = find(config);
   check_gemm_shapes(a, b, c);
   require_bf16_tensor_cores();
   const std::string unfit = mma_pipelined_unfit_reason(config);
   if (!unfit.empty()) throw UsageError(unfit);
-  const GlobalAccess path = sixteen_byte_path({a, b});
+  const OperandPath path = sixteen_byte_path({a, b});
   if (c.empty()) return path;
-  t.launch(path == GlobalAccess::vector, a, b, c);
+  t.launch(path, a, b, c);
   return path;
 }
 

@@ -8,7 +8,7 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -27,7 +27,7 @@ std::string mma_pipelined_unfit_reason(const std::string& config);
 // took (sixteen_byte_path of a and b) once the kernel is queued. An unknown tiling or
 // mismatched shapes throw std::invalid_argument, a tiling too large for this GPU UsageError,
 // a GPU older than sm_80 UnsupportedGpuError, launch errors CudaError.
-GlobalAccess launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
-                                       Matrix c);
+OperandPath launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                      Matrix c);
 
 }  // namespace ladder

@@ -37,8 +37,11 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("15_gpu_mma_pipelined", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  bench.run(report, "14 mma.sync swizzled", ladder::Role::baseline,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_mma(a, b, c); });
+  const std::string stage14 = ladder::mma_configs().front();
+  bench.run(report, "14 mma.sync " + stage14, ladder::Role::baseline,
+            [stage14](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_mma(stage14, a, b, c);
+            });
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;

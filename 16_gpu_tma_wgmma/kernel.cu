@@ -1,12 +1,9 @@
 #include "16_gpu_tma_wgmma/kernel.hpp"
 
-#include <iterator>
-#include <stdexcept>
-
-#include "15_gpu_mma_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/hopper.cuh"
-#include "16_gpu_tma_wgmma/variants.hpp"
-#include "common/tensor_cores.hpp"
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/config_table.hpp"
+#include "common/hopper/ptx.cuh"
+#include "common/hopper/warpgroup.cuh"
 
 namespace ladder {
 namespace {
@@ -18,14 +15,8 @@ using namespace hopper;
 // slice of B (BlockN / 64 boxes of 64 x 64). The default is 256 wide: 128 accumulator
 // registers a thread, 48 KB a slot; 128 wide is the ablation that isolates the wider tile.
 template <int BlockN>
-struct Tile {
-  static constexpr int kBlockM = 128;
-  static constexpr int kBlockN = BlockN;
-  static constexpr int kSlots = 3;
-  static constexpr int kThreads = kBlockM / 64 * 128;
-  static constexpr int kSliceABytes = kBlockM * kSliceRowBytes;
-  static constexpr int kSlotBytes = kSliceABytes + kBlockN * kSliceRowBytes;
-  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + kSlots * 8;
+struct Tile : SlotRing<128, BlockN, 3, 1> {  // one barrier per slot: `landed`
+  static constexpr int kThreads = Tile::kBlockM / 64 * 128;
 };
 
 template <class T>
@@ -97,36 +88,11 @@ const HopperVariant kVariants[] = {
 
 }  // namespace
 
-GlobalAccess tma_path(const MatrixBf16& a, const MatrixBf16& b) {
-  const bool empty = a.width == 0 || a.height == 0 || b.width == 0;
-  return empty ? GlobalAccess::scalar : sixteen_byte_path({a, b});
-}
+std::vector<std::string> tma_wgmma_configs() { return config_names(kVariants); }
 
-GlobalAccess launch_hopper_variant(const HopperVariant* variants, std::size_t count,
-                                   const std::string& name, MatrixBf16 a, MatrixBf16 b,
-                                   Matrix c) {
-  const HopperVariant& variant = find_variant(variants, count, name);
-  check_gemm_shapes(a, b, c);
-  require_hopper();
-  if (tma_path(a, b) == GlobalAccess::scalar) {
-    launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
-    return GlobalAccess::scalar;
-  }
-  variant.launch(a, b, c);
-  return GlobalAccess::vector;
-}
-
-std::vector<std::string> tma_wgmma_configs() {
-  return variant_names(kVariants, std::size(kVariants));
-}
-
-GlobalAccess launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,
-                                   Matrix c) {
-  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
-}
-
-GlobalAccess launch_gemm_tma_wgmma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  return launch_gemm_tma_wgmma(kVariants[0].name, a, b, c);
+OperandPath launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                  Matrix c) {
+  return launch_hopper_variant(find_config(kVariants, config, "stage 16 has no tiling"), a, b, c);
 }
 
 }  // namespace ladder

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "15_gpu_mma_pipelined/kernel.hpp"
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
-#include "common/tensor_map.hpp"
 
 namespace {
 

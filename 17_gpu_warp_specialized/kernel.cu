@@ -1,9 +1,9 @@
 #include "17_gpu_warp_specialized/kernel.hpp"
 
-#include <iterator>
-
-#include "16_gpu_tma_wgmma/hopper.cuh"
-#include "16_gpu_tma_wgmma/variants.hpp"
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/config_table.hpp"
+#include "common/hopper/ptx.cuh"
+#include "common/hopper/warpgroup.cuh"
 
 namespace ladder {
 namespace {
@@ -17,22 +17,12 @@ using namespace hopper;
 // wgmma.wait_group 1 and hands back the previous slice's slot; without it (the ablation),
 // wait_group 0 and the current slot.
 template <int BlockM, int BlockN, bool KeepOneInFlight>
-struct Tile {
-  static constexpr int kBlockM = BlockM;
-  static constexpr int kBlockN = BlockN;
+struct Tile : SlotRing<BlockM, BlockN, 4, 2> {  // two barriers per slot: `full` and `empty`
   static constexpr bool kKeepOneInFlight = KeepOneInFlight;
-  static constexpr int kSlots = 4;
-  static constexpr int kConsumers = 2;
+  static constexpr int kConsumers = 2;  // the register split (kConsumerRegisters) is for two
   static constexpr int kConsumerRows = BlockM / kConsumers;
   static constexpr int kThreads = (1 + kConsumers) * 128;
-  static constexpr int kSliceABytes = BlockM * kSliceRowBytes;
-  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceRowBytes;
-  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes + 2 * kSlots * 8;
 };
-// setmaxnreg: 384 threads start with 168 registers each (65536 / 384, rounded down to 8); the
-// producer keeps 40, so each consumer thread can have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
-constexpr int kProducerRegisters = 40;
-constexpr int kConsumerRegisters = 232;
 
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, 1)
@@ -132,17 +122,12 @@ const HopperVariant kVariants[] = {
 
 }  // namespace
 
-std::vector<std::string> warp_specialized_configs() {
-  return variant_names(kVariants, std::size(kVariants));
-}
+std::vector<std::string> warp_specialized_configs() { return config_names(kVariants); }
 
-GlobalAccess launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a,
-                                          MatrixBf16 b, Matrix c) {
-  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
-}
-
-GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c) {
-  return launch_gemm_warp_specialized(kVariants[0].name, a, b, c);
+OperandPath launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                         Matrix c) {
+  return launch_hopper_variant(find_config(kVariants, config, "stage 17 has no variant"), a, b,
+                               c);
 }
 
 }  // namespace ladder

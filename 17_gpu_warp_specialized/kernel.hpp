@@ -8,7 +8,7 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -16,12 +16,9 @@ namespace ladder {
 // changes one thing (the ablations).
 std::vector<std::string> warp_specialized_configs();
 
-// c = a * b on device views with the named variant, any sizes and strides; the path as
-// launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
-GlobalAccess launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a,
-                                          MatrixBf16 b, Matrix c);
-
-// The same with the default variant.
-GlobalAccess launch_gemm_warp_specialized(MatrixBf16 a, MatrixBf16 b, Matrix c);
+// c = a * b on device views with the named variant, any sizes and strides; the path and the
+// errors as launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
+OperandPath launch_gemm_warp_specialized(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                         Matrix c);
 
 }  // namespace ladder

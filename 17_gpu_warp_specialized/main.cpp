@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
-#include "common/tensor_map.hpp"
 
 namespace {
 
@@ -39,8 +39,11 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("17_gpu_warp_specialized", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
+  const std::string stage16 = ladder::tma_wgmma_configs().front();
   bench.run(report, "16 TMA + wgmma", ladder::Role::baseline,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) { ladder::launch_gemm_tma_wgmma(a, b, c); });
+            [stage16](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_tma_wgmma(stage16, a, b, c);
+            });
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {

@@ -1,7 +1,6 @@
 #include "18_gpu_persistent_clusters/kernel.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -9,12 +8,15 @@
 
 #include "08_transpose_padded/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/hopper.cuh"
-#include "16_gpu_tma_wgmma/variants.hpp"
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
+#include "common/hopper/ptx.cuh"
+#include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
+#include "common/tile_order.cuh"
 
 namespace ladder {
 namespace {
@@ -55,46 +57,37 @@ struct Tf32Operands {
   }
 };
 
+// The epilogue's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes
+// (128-byte rows, swizzled as TMA reads them), 16 KB, after the ring. For 128 x 256 tiles,
+// 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the
+// H100's 232,448 a block.
+constexpr int kStagingBytes = 64 * 64 * 4;
+
 // BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
 // m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
 // tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
 // over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
 // memory and TMA stores where C allows (an ablation turns it off); EvenRounds: a persistent
 // grid trimmed to the fewest clusters that finish in the same number of rounds of tiles (an
-// ablation keeps every cluster that fits).
+// ablation keeps every cluster that fits). Four ring slots, each with a full and an empty
+// barrier, as stage 17's.
 template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
           bool TmaStore = true, bool EvenRounds = true>
-struct Config {
-  static constexpr int kBlockM = BlockM;
-  static constexpr int kBlockN = BlockN;
+struct Config : SlotRing<BlockM, BlockN, 4, 2, BlockM / ConsumerRows * kStagingBytes> {
   static constexpr int kConsumerRows = ConsumerRows;
   static constexpr int kClusterM = ClusterM;
   static constexpr int kGroupM = GroupM;
   static constexpr bool kPersistent = Persistent;
   static constexpr bool kTmaStore = TmaStore;
   static constexpr bool kEvenRounds = EvenRounds;
-  static constexpr int kSlots = 4;
   static constexpr int kConsumers = BlockM / ConsumerRows;
   static constexpr int kThreads = (1 + kConsumers) * 128;
-  static constexpr int kSliceABytes = BlockM * kSliceRowBytes;
-  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceRowBytes;
-  // The epilogue's staging: per consumer, 64 rows x 64 FP32 columns as two 32-column boxes
-  // (128-byte rows, swizzled as TMA reads them): 16 KB. For 128 x 256 tiles, 4 x 48 KB slots
-  // + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the H100's 232,448
-  // a block.
-  static constexpr int kStagingBytes = 64 * 64 * 4;
-  static constexpr int kSharedBytes = kSwizzleAtomBytes + kSlots * kSlotBytes +
-                                      kConsumers * kStagingBytes + 2 * kSlots * 8;
-  // As stage 17: the producer keeps 40 registers, the two consumers share the rest.
-  static_assert(kConsumers == 2, "the register split below is for one producer, two consumers");
-  static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = 232;
+  static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
 };
 
-// Which tile a cluster computes on its i-th turn. Tiles are numbered in groups of kGroupM
-// cluster rows (of kClusterM tile rows each), walking down a group's column before moving
-// right: clusters running at the same time then read the same few slices of A and B, which
-// stay in L2.
+// Which tile a cluster computes on its i-th turn: tiles numbered in groups of kGroupM cluster
+// rows (of kClusterM tile rows each), walking down a group's column before moving right
+// (common/tile_order.cuh), so that clusters running at the same time share slices in L2.
 template <class Cfg>
 struct TileOrder {
   int tiles_n;
@@ -106,12 +99,10 @@ struct TileOrder {
   __device__ int count() const { return cluster_rows * tiles_n; }
   // The origin in C of tile t for the block of this rank in its cluster.
   __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
-    const int per_group = Cfg::kGroupM * tiles_n;
-    const int first_row = t / per_group * Cfg::kGroupM;
-    const int rows = min(cluster_rows - first_row, Cfg::kGroupM);
-    const int cluster_row = first_row + t % per_group % rows;
-    row0 = (cluster_row * Cfg::kClusterM + static_cast<int>(rank)) * Cfg::kBlockM;
-    col0 = t % per_group / rows * Cfg::kBlockN;
+    const TileOrigin at = grouped_tile_origin(t, cluster_rows, tiles_n, Cfg::kGroupM, Cfg::kBlockM,
+                                              Cfg::kBlockN, Cfg::kClusterM, static_cast<int>(rank));
+    row0 = at.row;
+    col0 = at.col;
   }
 };
 
@@ -166,7 +157,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   unsigned char* ring = align_to_swizzle(shared);
   unsigned char* staging = ring + kSlots * Cfg::kSlotBytes;  // kConsumers x kStagingBytes
   std::uint64_t* full =
-      reinterpret_cast<std::uint64_t*>(staging + Cfg::kConsumers * Cfg::kStagingBytes);
+      reinterpret_cast<std::uint64_t*>(staging + Cfg::kConsumers * kStagingBytes);
   // empty[slot]: every consumer of every block in the cluster is done with the slot, since
   // each block's loads of B write into all of them.
   std::uint64_t* empty = full + kSlots;
@@ -193,7 +184,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if (threadIdx.x / 128 == 0) {
     // Producer: the ring runs on across tiles (`it` counts slices over all of them), so the
     // next tile's slices load while the consumers store this one.
-    registers_decrease<Cfg::kProducerRegisters>();
+    registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;
       for (int t = cluster; t < order.count(); t += step) {
@@ -224,7 +215,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   } else {
     // Consumers: as stage 17's, tile after tile; slots are handed back to every block of the
     // cluster (thread r arrives on rank r's barrier).
-    registers_increase<Cfg::kConsumerRegisters>();
+    registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
     const int thread = threadIdx.x % 128;
     auto release = [&](int it) {
@@ -264,8 +255,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int strip = 0; strip < kStrips; ++strip) {
         const int strip_row = row0 + consumer * Cfg::kConsumerRows + strip * 64;
         if constexpr (TmaStore) {
-          store_strip_through_tma<Cfg::kBlockN>(&c_map,
-                                                staging + consumer * Cfg::kStagingBytes,
+          store_strip_through_tma<Cfg::kBlockN>(&c_map, staging + consumer * kStagingBytes,
                                                 acc[strip], strip_row, col0, thread,
                                                 1 + consumer);
         } else {
@@ -427,7 +417,7 @@ const HopperVariant kVariants[] = {
 };
 
 // TF32: the default, its tilings, and the ablations that change the most.
-const NamedVariant<Matrix> kTf32Variants[] = {
+const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32Variants[] = {
     {"by_size", launch_best<Tf32Operands>},
     {"128x256_c2_g8", launch<Tf32Operands, Wide>},
     {"128x256_c2_g8_uneven", launch<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
@@ -459,44 +449,38 @@ void check_tf32_operands(const Matrix& a, const Matrix& b_t, const Matrix& c) {
 
 }  // namespace
 
-std::vector<std::string> persistent_configs() {
-  return variant_names(kVariants, std::size(kVariants));
+std::vector<std::string> persistent_configs() { return config_names(kVariants); }
+
+OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                   Matrix c) {
+  return launch_hopper_variant(find_config(kVariants, config, "stage 18 has no variant"), a, b,
+                               c);
 }
 
-GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
-                                    Matrix c) {
-  return launch_hopper_variant(kVariants, std::size(kVariants), config, a, b, c);
-}
-
-std::vector<std::string> persistent_tf32_configs() {
-  return variant_names(kTf32Variants, std::size(kTf32Variants));
-}
+std::vector<std::string> persistent_tf32_configs() { return config_names(kTf32Variants); }
 
 int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
 
-GlobalAccess tf32_path(Matrix a, Matrix b) {
+OperandPath tf32_path(Matrix a, Matrix b, Matrix c) {
   const bool empty = a.width == 0 || a.height == 0 || b.width == 0;
-  return empty ? GlobalAccess::scalar : float4_path({a});
+  return !empty && allows_float4(a) ? OperandPath::tma : pipelined_path(a, b, c);
 }
 
-GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
-                                         Matrix b_t, Matrix c) {
-  const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
+OperandPath launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
+                                        Matrix b_t, Matrix c) {
+  const auto& variant = find_config(kTf32Variants, config, "stage 18 TF32 has no variant");
   check_gemm_shapes(a, b, c);
   check_tf32_operands(a, b_t, c);
   require_hopper();
-  if (tf32_path(a, b) == GlobalAccess::scalar) {
-    launch_gemm_pipelined("auto", a, b, c);
-    return GlobalAccess::scalar;
-  }
+  if (tf32_path(a, b, c) != OperandPath::tma) return launch_gemm_pipelined("auto", a, b, c);
   launch_transpose_padded(b, b_t, 32, 8);
   variant.launch(a, b_t, c);
-  return GlobalAccess::vector;
+  return OperandPath::tma;
 }
 
 void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
                                             Matrix c) {
-  const auto& variant = find_variant(kTf32Variants, std::size(kTf32Variants), config);
+  const auto& variant = find_config(kTf32Variants, config, "stage 18 TF32 has no variant");
   check_tf32_operands(a, b_t, c);
   require_hopper();
   if (c.empty()) return;
@@ -505,7 +489,7 @@ void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a,
                             c.height));
     return;
   }
-  if (tf32_path(a, c) == GlobalAccess::scalar) {  // c.width is n, as b.width is
+  if (!allows_float4(a)) {  // no tensor map of A, and stage 12's fallback would need B itself
     throw std::invalid_argument("stage 18 TF32 with B^T given: A needs 16-byte-aligned rows");
   }
   variant.launch(a, b_t, c);

@@ -9,7 +9,7 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -17,10 +17,10 @@ namespace ladder {
 // one of its ideas off (the ablations) or change the tiling.
 std::vector<std::string> persistent_configs();
 
-// c = a * b on device views with the named variant, any sizes and strides; the path as
-// launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
-GlobalAccess launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
-                                    Matrix c);
+// c = a * b on device views with the named variant, any sizes and strides; the path and the
+// errors as launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
+OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
+                                   Matrix c);
 
 // The TF32 variant: FP32 A, B and C; the tensor cores read each operand's float as TF32 (its
 // top 19 bits: sign, 8 exponent bits, 10 mantissa bits) and accumulate in FP32. Its variants
@@ -36,18 +36,18 @@ int transposed_b_stride(int k);
 // TF32 variant takes (larger throws UsageError from the transpose).
 inline constexpr int kTf32MaxK = 65535 * 32;
 
-// TMA (GlobalAccess::vector) where A allows tensor maps (allows_float4) and nothing is empty,
-// else the fallback: stage 12's FP32 kernel on a and b (scalar).
-GlobalAccess tf32_path(Matrix a, Matrix b);
+// OperandPath::tma where A allows tensor maps (allows_float4) and nothing is empty, else the
+// fallback's own path: stage 12's FP32 kernel on a, b and c (pipelined_path).
+OperandPath tf32_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views, any strides, any sizes up to K = kTf32MaxK: b transposed into b_t, then
 // the named variant; or the fallback. b_t must be n x k with 16-byte-aligned rows
 // (transposed_b_stride(k) makes them 128-byte lines). Both steps are queued on the default
-// stream, so timing the call times the transpose too. Returns the path; an unknown variant,
-// mismatched shapes or a b_t whose rows TMA cannot read throw std::invalid_argument, a GPU
-// other than sm_90 UnsupportedGpuError.
-GlobalAccess launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
-                                         Matrix b_t, Matrix c);
+// stream, so timing the call times the transpose too. Returns the path taken (tf32_path); an
+// unknown variant, mismatched shapes or a b_t whose rows TMA cannot read throw
+// std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
+OperandPath launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
+                                        Matrix b_t, Matrix c);
 
 // The product alone, from a B^T already in b_t (the transpose left out of the time: what
 // the transpose costs). An empty C is no work, K = 0 makes C = 0; otherwise throws

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "12_gpu_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/kernel.hpp"  // tma_path
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "18_gpu_persistent_clusters/kernel.hpp"
 #include "common/device_matrix.hpp"
@@ -23,7 +23,6 @@
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
-#include "common/tensor_map.hpp"
 
 namespace {
 
@@ -33,9 +32,10 @@ using ladder::MatrixBf16;
 int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
              const std::string& config, ladder::Report& report) {
   ladder::TensorGemmBench bench(shape, options);
+  const std::string stage17 = ladder::warp_specialized_configs().front();
   bench.run(report, "17 warp-specialized", ladder::Role::baseline,
-            [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_warp_specialized(a, b, c);
+            [stage17](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_warp_specialized(stage17, a, b, c);
             });
   const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : ladder::persistent_configs()) {
@@ -60,7 +60,8 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);  // shape checked by the options
   bench.run(report, "12 pipelined (FP32 FMA)", ladder::Role::baseline,
             [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_pipelined("auto", a, b, c); });
-  const bool tma = ladder::tf32_path(bench.a(), bench.b()) == ladder::GlobalAccess::vector;
+  const bool tma =
+      ladder::tf32_path(bench.a(), bench.b(), bench.c()) == ladder::OperandPath::tma;
   const std::string path = tma ? "B^T by stage 08, TMA path" : "fallback to stage 12";
   for (const std::string& name : ladder::persistent_tf32_configs()) {
     if (!ladder::config_selected(config, name)) continue;

@@ -10,7 +10,7 @@
 #include <initializer_list>
 
 #include "common/matrix.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -40,12 +40,12 @@ inline bool allows_16_bytes(const MatrixBf16& m) {
 }
 
 // The 16-byte path when every operand a kernel copies 16 bytes at a time allows it, else the
-// element-by-element one: the rule of stages 13-15, as float4_path is 10-12's.
-inline GlobalAccess sixteen_byte_path(std::initializer_list<MatrixBf16> operands) {
+// element path: the rule of stages 13-15, as float4_path is 10-12's.
+inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands) {
   for (const MatrixBf16& m : operands) {
-    if (!allows_16_bytes(m)) return GlobalAccess::scalar;
+    if (!allows_16_bytes(m)) return OperandPath::element;
   }
-  return GlobalAccess::vector;
+  return OperandPath::sixteen_byte;
 }
 
 // Throws std::invalid_argument unless c = a * b is defined (as check_gemm_shapes).

@@ -9,7 +9,7 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -17,9 +17,9 @@ namespace ladder {
 // elements into shared memory, in the 128-byte swizzled layout that wgmma reads. The parts of
 // a box past m's edges arrive as zeros, so edge tiles need no code of their own.
 // Needs allows_16_bytes(m): TMA takes 16-byte-aligned base addresses and row strides only (the
-// launchers check sixteen_byte_path first and take their fallback where it fails), and a box
-// of 8 to 64 columns (whole 16-byte chunks, a row within the 128-byte swizzle) by 1 to 256
-// rows; throws std::invalid_argument otherwise. Throws CudaError when the driver has no
+// launchers ask tma_path first and take their fallback where it is not OperandPath::tma), and
+// a box of 8 to 64 columns (whole 16-byte chunks, a row within the 128-byte swizzle) by 1 to
+// 256 rows; throws std::invalid_argument otherwise. Throws CudaError when the driver has no
 // cuTensorMapEncodeTiled (older than CUDA 12.0) or refuses the map.
 CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows);
 
@@ -37,12 +37,5 @@ CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows);
 
 // A map to store into C through (stage 18's epilogue): the same, and allows_tma_store(c).
 CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows);
-
-// The path a Hopper launcher took, as the programs label their rows: GlobalAccess::vector is
-// TMA (A and B allow tensor maps), scalar the named fallback, stage 15's kernel on its
-// element-by-element path.
-inline const char* tma_path_name(GlobalAccess access) {
-  return access == GlobalAccess::vector ? "TMA path" : "fallback to stage 15's scalar path";
-}
 
 }  // namespace ladder

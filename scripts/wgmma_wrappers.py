@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes 16_gpu_tma_wgmma/wgmma.cuh: one inline-PTX wrapper per wgmma shape the stages use.
+"""Writes common/hopper/wgmma.cuh: one inline-PTX wrapper per wgmma shape the stages use.
 
 Inline asm must name every accumulator register as its own operand (64 for n128, 128 for
 n256), so the wrappers are generated rather than typed. Run from the repository root:
@@ -46,7 +46,7 @@ def wrapper(n: int, kind: str = "bf16") -> str:
     return "\n".join(lines)
 
 
-HEADER = Path(__file__).resolve().parent.parent / "16_gpu_tma_wgmma" / "wgmma.cuh"
+HEADER = Path(__file__).resolve().parent.parent / "common" / "hopper" / "wgmma.cuh"
 
 
 def header_text() -> str:

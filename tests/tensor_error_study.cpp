@@ -50,8 +50,14 @@ std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
   std::vector<Kernel> all = {
       {"cuBLAS BF16 (FP32 accumulate)",
        [&cublas](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas(a, b, c); }},
-      {"13 wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_wmma(a, b, c); }},
-      {"14 mma.sync", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_mma(a, b, c); }},
+      {"13 wmma",
+       [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+         launch_gemm_wmma(wmma_configs().front(), a, b, c);
+       }},
+      {"14 mma.sync",
+       [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+         launch_gemm_mma(mma_configs().front(), a, b, c);
+       }},
       {"15 mma.sync pipelined",
        [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
          launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
@@ -59,10 +65,10 @@ std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
   };
   if (hopper) {
     all.push_back({"16 TMA + wgmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                     launch_gemm_tma_wgmma(a, b, c);
+                     launch_gemm_tma_wgmma(tma_wgmma_configs().front(), a, b, c);
                    }});
     all.push_back({"17 warp-specialized", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                     launch_gemm_warp_specialized(a, b, c);
+                     launch_gemm_warp_specialized(warp_specialized_configs().front(), a, b, c);
                    }});
     all.push_back({"18 persistent clusters", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                      launch_gemm_persistent(persistent_configs().front(), a, b, c);

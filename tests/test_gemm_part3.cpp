@@ -92,8 +92,8 @@ void upload(const Placed& placed, Matrix host) {
 struct Variant {
   std::string name;
   // Launches c = a * b; returns the path taken, or nothing for stage 09 (4-byte only).
-  std::function<std::optional<GlobalAccess>(Matrix a, Matrix b, Matrix c)> launch;
-  // Which operands must allow float4 for the 128-bit path (a, b, c); none for stage 09.
+  std::function<std::optional<OperandPath>(Matrix a, Matrix b, Matrix c)> launch;
+  // Which operands must allow float4 for the 16-byte path (a, b, c); none for stage 09.
   bool needs_a, needs_b, needs_c;
 };
 
@@ -122,7 +122,7 @@ void check_part3(const std::vector<Variant>& variants) {
           const bool vector = (!variant.needs_a || a_device.allows_float4) &&
                               (!variant.needs_b || b_device.allows_float4) &&
                               (!variant.needs_c || c_device.allows_float4);
-          REQUIRE(*path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+          REQUIRE(*path == (vector ? OperandPath::sixteen_byte : OperandPath::element));
         }
         const Matrix buffer_view = c_device.buffer.view();
         HostMatrix c_buffer(buffer_view.height, buffer_view.width, buffer_view.stride);
@@ -167,7 +167,7 @@ TEST_CASE("09 register tiled: 1D and 2D on every shape and layout",
     variants.push_back({name,
                         [tiling = tiling](Matrix a, Matrix b, Matrix c) {
                           launch_gemm_register_tiled(tiling, a, b, c);
-                          return std::optional<GlobalAccess>{};
+                          return std::optional<OperandPath>{};
                         },
                         false, false, false});
   }
@@ -180,7 +180,7 @@ TEST_CASE("10 vectorized: both paths and depths on every shape and layout",
   for (const int bk : {16, 8}) {
     variants.push_back({"vectorized BK " + std::to_string(bk),
                         [bk](Matrix a, Matrix b, Matrix c) {
-                          return std::optional<GlobalAccess>{launch_gemm_vectorized(a, b, c, bk)};
+                          return std::optional<OperandPath>{launch_gemm_vectorized(a, b, c, bk)};
                         },
                         true, true, true});
   }
@@ -193,7 +193,7 @@ TEST_CASE("11 warp tiled: every tiling on every shape and layout",
   for (const std::string& config : warp_tiled_configs()) {
     variants.push_back({config,
                         [config](Matrix a, Matrix b, Matrix c) {
-                          return std::optional<GlobalAccess>{
+                          return std::optional<OperandPath>{
                               launch_gemm_warp_tiled(config, a, b, c)};
                         },
                         true, true, true});
@@ -212,7 +212,7 @@ TEST_CASE("12 pipelined: every tiling on every shape and layout",
     }
     variants.push_back({config,
                         [config](Matrix a, Matrix b, Matrix c) {
-                          return std::optional<GlobalAccess>{
+                          return std::optional<OperandPath>{
                               launch_gemm_pipelined(config, a, b, c)};
                         },
                         false, true, true});
@@ -220,14 +220,14 @@ TEST_CASE("12 pipelined: every tiling on every shape and layout",
   for (const std::string& ablation : pipelined_ablations()) {
     variants.push_back({"ablation " + ablation,
                         [ablation](Matrix a, Matrix b, Matrix c) {
-                          return std::optional<GlobalAccess>{
+                          return std::optional<OperandPath>{
                               launch_gemm_pipelined_ablation(ablation, a, b, c)};
                         },
                         false, true, true});
   }
   variants.push_back({"auto",
                       [](Matrix a, Matrix b, Matrix c) {
-                        return std::optional<GlobalAccess>{launch_gemm_pipelined("auto", a, b, c)};
+                        return std::optional<OperandPath>{launch_gemm_pipelined("auto", a, b, c)};
                       },
                       false, true, true});
   check_part3(variants);

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "12_gpu_pipelined/kernel.hpp"
 #include "13_gpu_wmma/kernel.hpp"
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 #include "15_gpu_mma_pipelined/kernel.hpp"
@@ -28,7 +29,7 @@
 #include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
-#include "common/vector_access.hpp"
+#include "common/operand_path.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
@@ -191,12 +192,12 @@ void require_product(Matrix a, Matrix b, Matrix a_host, Matrix b_host, DeviceMat
 
 struct Variant {
   std::string name;
-  std::function<GlobalAccess(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
+  std::function<OperandPath(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
 };
 
 // A stage's variants by name, each launched through the stage's launcher with its name.
-using LaunchByName = GlobalAccess (*)(const std::string& name, MatrixBf16 a, MatrixBf16 b,
-                                      Matrix c);
+using LaunchByName = OperandPath (*)(const std::string& name, MatrixBf16 a, MatrixBf16 b,
+                                     Matrix c);
 std::vector<Variant> named_variants(const std::vector<std::string>& names, LaunchByName launch) {
   std::vector<Variant> variants;
   for (const std::string& name : names) {
@@ -209,8 +210,9 @@ std::vector<Variant> named_variants(const std::vector<std::string>& names, Launc
 
 // Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
 // bound of the reference, nothing outside the view may be written, and the launcher must have
-// taken the 16-byte path exactly when A and B allow it.
-void check_part4(const std::vector<Variant>& variants,
+// taken `aligned` (the 16-byte path; for 16-18 TMA) exactly when A and B allow 16-byte
+// accesses, else the element path (for 16-18 their fallback's, stage 15's).
+void check_part4(const std::vector<Variant>& variants, OperandPath aligned,
                  const std::vector<test::GemmCase>& cases = part4_cases()) {
   REQUIRE_FALSE(variants.empty());
   for (const auto& shape : cases) {
@@ -227,9 +229,9 @@ void check_part4(const std::vector<Variant>& variants,
       for (const Variant& variant : variants) {
         CAPTURE(variant.name);
         c_buffer.poison();
-        const GlobalAccess path = variant.launch(a_device.view, b_device.view, c);
+        const OperandPath path = variant.launch(a_device.view, b_device.view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+        REQUIRE(path == (vector ? aligned : OperandPath::element));
         require_product(a_device.rounded.view(), b_device.rounded.view(),
                         a_device.rounded_host.view(), b_device.rounded_host.view(), c_buffer,
                         layout, shape);
@@ -259,14 +261,14 @@ Repeats repeats() {
 // before each run: the first run's C within the bound of the exact product of a and b (device
 // views, and the same on the host) with nothing written outside the view, every later one bit
 // for bit the first, guard cells included.
-void require_same_every_run(const std::function<GlobalAccess(Matrix c)>& launch, Matrix a,
+void require_same_every_run(const std::function<OperandPath(Matrix c)>& launch, Matrix a,
                             Matrix b, Matrix a_host, Matrix b_host, const Repeats& repeat) {
   const test::GemmCase& shape = repeat.shape;
   DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kAlignedPadding, shape.m, shape.n);
   const Matrix c = view_in(c_buffer.view(), kAlignedPadding, shape.m, shape.n);
   const auto run = [&] {
     c_buffer.poison();
-    REQUIRE(launch(c) == GlobalAccess::vector);
+    REQUIRE(launch(c) == OperandPath::tma);
     CUDA_CHECK(cudaDeviceSynchronize());
   };
   run();
@@ -346,21 +348,12 @@ TEST_CASE("every Part 4 view has guard cells on both paths",
 }
 
 TEST_CASE("13 wmma matches the reference on every shape and layout", "[gpu][sm80][stage13]") {
-  check_part4({{"wmma", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                  return launch_gemm_wmma(a, b, c);
-                }}});
+  check_part4(named_variants(wmma_configs(), launch_gemm_wmma), OperandPath::sixteen_byte);
 }
 
 TEST_CASE("14 mma.sync swizzled and not: every shape and layout",
           "[gpu][sm80][stage14]") {
-  std::vector<Variant> variants;
-  for (const bool swizzle : {true, false}) {
-    variants.push_back({swizzle ? "swizzled" : "unswizzled",
-                        [swizzle](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_mma(a, b, c, swizzle);
-                        }});
-  }
-  check_part4(variants);
+  check_part4(named_variants(mma_configs(), launch_gemm_mma), OperandPath::sixteen_byte);
 }
 
 TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout",
@@ -369,37 +362,45 @@ TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout",
   for (const std::string& name : mma_pipelined_configs()) {
     if (mma_pipelined_unfit_reason(name).empty()) fitting.push_back(name);
   }
-  check_part4(named_variants(fitting, launch_gemm_mma_pipelined));
+  check_part4(named_variants(fitting, launch_gemm_mma_pipelined), OperandPath::sixteen_byte);
 }
 
 TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13][stage14][stage15]") {
   DeviceMatrixBf16 a(8, 16);
   DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
   DeviceMatrix c(8, 8);
-  REQUIRE_THROWS_AS(launch_gemm_wmma(a.view(), b.view(), c.view()), std::invalid_argument);
-  REQUIRE_THROWS_AS(launch_gemm_mma(a.view(), b.view(), c.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_wmma(wmma_configs().front(), a.view(), b.view(), c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_mma(mma_configs().front(), a.view(), b.view(), c.view()),
+                    std::invalid_argument);
   REQUIRE_THROWS_AS(launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a.view(),
                                               b.view(), c.view()),
                     std::invalid_argument);
   DeviceMatrixBf16 fine(16, 8);
+  REQUIRE_THROWS_AS(launch_gemm_wmma("no-such-tiling", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_mma("no-such-layout", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
   REQUIRE_THROWS_AS(launch_gemm_mma_pipelined("no-such-tiling", a.view(), fine.view(), c.view()),
                     std::invalid_argument);
 }
 
 TEST_CASE("16 TMA + wgmma: every shape and layout (15 where TMA cannot)",
           "[gpu][sm90][stage16]") {
-  check_part4(named_variants(tma_wgmma_configs(), launch_gemm_tma_wgmma), hopper_cases());
+  check_part4(named_variants(tma_wgmma_configs(), launch_gemm_tma_wgmma), OperandPath::tma,
+              hopper_cases());
 }
 
 TEST_CASE("17 warp-specialized: every variant on every shape and layout",
           "[gpu][sm90][stage17]") {
   check_part4(named_variants(warp_specialized_configs(), launch_gemm_warp_specialized),
-              hopper_cases());
+              OperandPath::tma, hopper_cases());
 }
 
 TEST_CASE("18 persistent clusters: every variant on every shape and layout",
           "[gpu][sm90][stage18]") {
-  check_part4(named_variants(persistent_configs(), launch_gemm_persistent), hopper_cases());
+  check_part4(named_variants(persistent_configs(), launch_gemm_persistent), OperandPath::tma,
+              hopper_cases());
 }
 
 // Slots refilled too early (require_same_every_run): each stage's default, and for stage 18
@@ -451,10 +452,11 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
         CAPTURE(name);
         c_buffer.poison();
         b_t.poison();
-        const GlobalAccess path =
+        const OperandPath path =
             launch_gemm_persistent_tf32(name, a_device.view, b_device.view, b_t.view(), c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (vector ? GlobalAccess::vector : GlobalAccess::scalar));
+        REQUIRE(path == (vector ? OperandPath::tma
+                                : pipelined_path(a_device.view, b_device.view, c)));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
                         shape);
       }
@@ -508,7 +510,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   DeviceMatrix c(shape.m, shape.n);
   c.poison();
   REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
-                                      c.view()) == GlobalAccess::vector);
+                                      c.view()) == OperandPath::tma);
   CUDA_CHECK(cudaDeviceSynchronize());
   const double input_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
   const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
@@ -601,8 +603,8 @@ TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
       std::invalid_argument);
   // Only A decides the path; the product alone refuses an A that TMA cannot read.
   DeviceMatrix odd_a(8, 16, 18);
-  REQUIRE(tf32_path(odd_a.view(), b.view()) == GlobalAccess::scalar);
-  REQUIRE(tf32_path(a.view(), b.view()) == GlobalAccess::vector);
+  REQUIRE(tf32_path(odd_a.view(), b.view(), c.view()) != OperandPath::tma);
+  REQUIRE(tf32_path(a.view(), b.view(), c.view()) == OperandPath::tma);
   REQUIRE_THROWS_AS(
       launch_gemm_persistent_tf32_transposed(name, odd_a.view(), b_t.view(), c.view()),
       std::invalid_argument);
@@ -613,8 +615,11 @@ TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",
   DeviceMatrixBf16 a(8, 16);
   DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
   DeviceMatrix c(8, 8);
-  REQUIRE_THROWS_AS(launch_gemm_tma_wgmma(a.view(), b.view(), c.view()), std::invalid_argument);
-  REQUIRE_THROWS_AS(launch_gemm_warp_specialized(a.view(), b.view(), c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_tma_wgmma(tma_wgmma_configs().front(), a.view(), b.view(),
+                                          c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_warp_specialized(warp_specialized_configs().front(), a.view(),
+                                                 b.view(), c.view()),
                     std::invalid_argument);
   for (const std::string& name : persistent_configs()) {
     CAPTURE(name);

@@ -45,6 +45,16 @@ struct Launcher {
   std::function<void(View a, View b, Matrix c)> launch;
 };
 
+// Every config of a stage through its launcher, launch(config, a, b, c), as "<prefix><config>".
+template <class View, class Launch>
+void add_configs(std::vector<Launcher<View>>& launchers, const std::string& prefix,
+                 const std::vector<std::string>& configs, Launch launch) {
+  for (const std::string& config : configs) {
+    launchers.push_back(
+        {prefix + config, [=](View a, View b, Matrix c) { launch(config, a, b, c); }});
+  }
+}
+
 // 03-05 and 09-12, every variant, tiling and ablation the programs offer.
 std::vector<Launcher<Matrix>> fp32_launchers() {
   std::vector<Launcher<Matrix>> launchers;
@@ -92,64 +102,29 @@ std::vector<Launcher<Matrix>> fp32_launchers() {
                            launch_gemm_vectorized(a, b, c, depth);
                          }});
   }
-  for (const std::string& config : warp_tiled_configs()) {
-    launchers.push_back({"11 " + config, [=](Matrix a, Matrix b, Matrix c) {
-                           launch_gemm_warp_tiled(config, a, b, c);
-                         }});
-  }
+  add_configs(launchers, "11 ", warp_tiled_configs(), launch_gemm_warp_tiled);
   std::vector<std::string> configs = pipelined_configs();
   configs.push_back("auto");
-  for (const std::string& config : configs) {
-    launchers.push_back({"12 " + config, [=](Matrix a, Matrix b, Matrix c) {
-                           launch_gemm_pipelined(config, a, b, c);
-                         }});
-  }
-  for (const std::string& ablation : pipelined_ablations()) {
-    launchers.push_back({"12 ablation " + ablation, [=](Matrix a, Matrix b, Matrix c) {
-                           launch_gemm_pipelined_ablation(ablation, a, b, c);
-                         }});
-  }
+  add_configs(launchers, "12 ", configs, launch_gemm_pipelined);
+  add_configs(launchers, "12 ablation ", pipelined_ablations(), launch_gemm_pipelined_ablation);
   return launchers;
 }
 
 // 13-15 (sm_80 and newer), every variant and tiling.
 std::vector<Launcher<MatrixBf16>> sm80_launchers() {
-  std::vector<Launcher<MatrixBf16>> launchers = {
-      {"13", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_wmma(a, b, c); }},
-      {"14", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_mma(a, b, c); }},
-      {"14 unswizzled",
-       [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_mma(a, b, c, false); }},
-  };
-  for (const std::string& config : mma_pipelined_configs()) {
-    launchers.push_back({"15 " + config, [=](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                           launch_gemm_mma_pipelined(config, a, b, c);
-                         }});
-  }
+  std::vector<Launcher<MatrixBf16>> launchers;
+  add_configs(launchers, "13 ", wmma_configs(), launch_gemm_wmma);
+  add_configs(launchers, "14 ", mma_configs(), launch_gemm_mma);
+  add_configs(launchers, "15 ", mma_pipelined_configs(), launch_gemm_mma_pipelined);
   return launchers;
 }
 
-// 16-18 (sm_90a), every BF16 variant, and the default overloads.
+// 16-18 (sm_90a), every BF16 variant.
 std::vector<Launcher<MatrixBf16>> hopper_launchers() {
-  std::vector<Launcher<MatrixBf16>> launchers = {
-      {"16 default", [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_tma_wgmma(a, b, c); }},
-      {"17 default",
-       [](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_warp_specialized(a, b, c); }},
-  };
-  for (const std::string& config : tma_wgmma_configs()) {
-    launchers.push_back({"16 " + config, [=](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                           launch_gemm_tma_wgmma(config, a, b, c);
-                         }});
-  }
-  for (const std::string& config : warp_specialized_configs()) {
-    launchers.push_back({"17 " + config, [=](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                           launch_gemm_warp_specialized(config, a, b, c);
-                         }});
-  }
-  for (const std::string& config : persistent_configs()) {
-    launchers.push_back({"18 " + config, [=](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                           launch_gemm_persistent(config, a, b, c);
-                         }});
-  }
+  std::vector<Launcher<MatrixBf16>> launchers;
+  add_configs(launchers, "16 ", tma_wgmma_configs(), launch_gemm_tma_wgmma);
+  add_configs(launchers, "17 ", warp_specialized_configs(), launch_gemm_warp_specialized);
+  add_configs(launchers, "18 ", persistent_configs(), launch_gemm_persistent);
   return launchers;
 }
 

@@ -1,4 +1,4 @@
-"""scripts/wgmma_wrappers.py: the committed 16_gpu_tma_wgmma/wgmma.cuh is exactly what the
+"""scripts/wgmma_wrappers.py: the committed common/hopper/wgmma.cuh is exactly what the
 script writes, so an edit of either alone fails here; and each wrapper names every
 accumulator register once."""
 import re

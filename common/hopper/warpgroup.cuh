@@ -1,0 +1,155 @@
+// What the kernels of stages 16-18 build from Hopper's instructions: the ring of shared-memory
+// slots that TMA fills and wgmma reads (its layout, the descriptors that name it, the shared
+// memory it takes), the product of one slice by a warpgroup, the store of a warpgroup's
+// accumulators, and the register split of a producer warpgroup and two consumers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/hopper/ptx.cuh"
+#include "common/hopper/wgmma.cuh"
+#include "common/matrix.hpp"
+#include "common/matrix_bf16.hpp"
+#include "common/operand_path.hpp"
+#include "common/shared_address.cuh"
+
+namespace ladder::hopper {
+
+// ---- The ring ----------------------------------------------------------------------------
+
+// Every slice is 64 BF16 deep: 128 bytes, one row of the 128-byte swizzle that TMA writes and
+// wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
+constexpr int kSliceK = 64;
+constexpr int kSliceRowBytes = kSliceK * 2;     // one row of a slice, of A or of a B box
+constexpr int kBoxBytes = 64 * kSliceRowBytes;  // one 64 x 64 BF16 box of B: 8 KB
+constexpr int kSwizzleAtomBytes = 1024;      // 8 rows x 128 bytes: the swizzle's period
+
+// A block's BlockM x BlockN tile of C and the ring of Slots slots it loads into, each a slice
+// of A (BlockM rows) and one of B (BlockN / 64 boxes), in dynamic shared memory: after the ring
+// StagingBytes of the kernel's own (stage 18's epilogue), then BarriersPerSlot mbarriers of 8
+// bytes per slot. The kernel asks for 1 KB more than these to align the ring to the swizzle's
+// period (align_to_swizzle). The tile types of stages 16-18 derive from it.
+template <int BlockM, int BlockN, int Slots, int BarriersPerSlot, int StagingBytes = 0>
+struct SlotRing {
+  static constexpr int kBlockM = BlockM;
+  static constexpr int kBlockN = BlockN;
+  static constexpr int kSlots = Slots;
+  static constexpr int kSliceABytes = BlockM * kSliceRowBytes;
+  static constexpr int kSlotBytes = kSliceABytes + BlockN * kSliceRowBytes;
+  static constexpr int kSharedBytes =
+      kSwizzleAtomBytes + Slots * kSlotBytes + StagingBytes + BarriersPerSlot * Slots * 8;
+};
+
+// Dynamic shared memory rounded up to the swizzle's 1024-byte period, which TMA's 128-byte
+// swizzle and the descriptors below assume (the ring's kSharedBytes holds 1 KB extra for it).
+__device__ inline unsigned char* align_to_swizzle(unsigned char* p) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<unsigned char*>((at + kSwizzleAtomBytes - 1) &
+                                          ~std::uintptr_t{kSwizzleAtomBytes - 1});
+}
+
+// A shared-memory matrix descriptor for the 128-byte swizzle (PTX ISA, "Matrix Descriptor
+// Format"): start address, leading and stride byte offsets, each in 16-byte units, and the
+// swizzle mode in bits 62-63. For A (K-major) `stride` is the distance between groups of 8
+// rows (1024 bytes) and `leading` is unused; for B (N-major) `leading` is the distance between
+// 64-wide column blocks (one box, 8 KB) and `stride` between groups of 8 K-rows (1024).
+__device__ inline std::uint64_t descriptor(const void* tile, std::uint32_t leading,
+                                           std::uint32_t stride) {
+  std::uint64_t d = (shared_address(tile) & 0x3FFFF) >> 4;
+  d |= static_cast<std::uint64_t>((leading & 0x3FFFF) >> 4) << 16;
+  d |= static_cast<std::uint64_t>((stride & 0x3FFFF) >> 4) << 32;
+  d |= 1ull << 62;  // 128-byte swizzle
+  return d;
+}
+
+// ---- A warpgroup's product of one slice ----------------------------------------------------
+
+template <int N>
+__device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                 int accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes n128, n192 and n256");
+  if constexpr (N == 128) wgmma_m64n128k16(d, a, b, accumulate);
+  if constexpr (N == 192) wgmma_m64n192k16(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k16(d, a, b, accumulate);
+}
+// The same for TF32 operands (stage 18's TF32 variant): 8 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                     int accumulate) {
+  static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
+  if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
+}
+
+// One warpgroup: acc (64 x N) += a_strip (64 rows of a slot's A part) * b_slot (the slot's
+// 64 x N B part), as four k16 steps. A K-step moves 32 bytes along A's 128-byte rows and 16
+// rows (2 KB) down B's boxes; the hardware applies the swizzle to the addresses. accumulate ==
+// false starts the tile (the first slice overwrites whatever acc held).
+template <int N>
+__device__ inline void multiply_slice(const bf16* a_strip, const bf16* b_slot,
+                                      float (&acc)[N / 2], bool accumulate) {
+#pragma unroll
+  for (int k = 0; k < kSliceK / 16; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 16, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_slot + k * 16 * 64, kBoxBytes, kSwizzleAtomBytes);
+    wgmma_k16<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
+
+// The same product for stage 18's TF32 variant: a slice is 32 floats deep (the same 128-byte
+// rows), and B^T's slot is K-major like A's, so both descriptors step 32 bytes along the rows
+// (four k8 steps) with 8-row groups 1024 bytes apart.
+template <int N>
+__device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
+                                           float (&acc)[N / 2], bool accumulate) {
+  constexpr int kSliceFloats = kSliceRowBytes / 4;
+#pragma unroll
+  for (int k = 0; k < kSliceFloats / 8; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 8, 16, kSwizzleAtomBytes);
+    wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
+
+// ---- The store of its accumulators ------------------------------------------------------------
+
+// Writes a warpgroup's 64 x N accumulators to c at (row0, col0), guarded at c's edges. The
+// wgmma layout: thread t holds rows 16 * (t / 32) + (t % 32) / 4 and 8 below it, and in each
+// 8-column group j the columns 8j + 2 (t % 4) and one to its right: pairs, stored as float2
+// where c's rows allow 8-byte stores (allows_float2).
+template <int N>
+__device__ inline void store_strip(const Matrix& c, const float (&acc)[N / 2], int row0, int col0,
+                                   int thread) {
+  const int row = row0 + thread / 32 * 16 + thread % 32 / 4;
+  const bool pairs = allows_float2(c);
+#pragma unroll
+  for (int j = 0; j < N / 8; ++j) {
+    const int col = col0 + j * 8 + thread % 4 * 2;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = row + half * 8;
+      if (r >= c.height) continue;
+      float* out = c.data + static_cast<std::size_t>(r) * c.stride + col;
+      const float x = acc[j * 4 + half * 2];
+      const float y = acc[j * 4 + half * 2 + 1];
+      if (pairs && col + 1 < c.width) {
+        *reinterpret_cast<float2*>(out) = make_float2(x, y);
+      } else {
+        if (col < c.width) out[0] = x;
+        if (col + 1 < c.width) out[1] = y;
+      }
+    }
+  }
+}
+
+// ---- Warp specialisation (stages 17 and 18) ---------------------------------------------
+
+// setmaxnreg for one producer warpgroup and two consumers: 384 threads start with 168 registers
+// each (65536 / 384, rounded down to 8); the producer keeps 40, so each consumer thread can
+// have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
+constexpr int kProducerRegisters = 40;
+constexpr int kConsumerRegisters = 232;
+
+}  // namespace ladder::hopper

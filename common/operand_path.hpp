@@ -1,0 +1,57 @@
+// How a launcher's kernel moves its operands between global memory and the chip. The launchers
+// return the path they took, and the programs print it beside their results.
+//
+// 128-bit global accesses (float4, one LDG.128 or STG.128 per thread) move four floats in one
+// instruction, but only from an address that is a multiple of 16 bytes. For a matrix that
+// means its data pointer and every row start: the stride must be a multiple of 4 floats.
+// Stages 10-12 check this and fall back to 4-byte accesses where it does not hold; stages 13-15
+// do the same with 16-byte copies of 8 BF16 (matrix_bf16.hpp); stages 16-18 copy whole tiles
+// with TMA, which needs the same alignment, and fall back to stage 15's kernel without it.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+enum class OperandPath {
+  sixteen_byte,  // 16 bytes per access: float4 (stages 10-12), 8 BF16 (13-15)
+  element,       // one element per access, with the same shared-memory layout and inner loop
+  tma,           // whole tiles by TMA copies, named by tensor maps (16-18)
+};
+
+// How the programs of stages 10-15 label the path. (16-18 label theirs with tma_path_name.)
+inline const char* path_name(OperandPath path) {
+  switch (path) {
+    case OperandPath::sixteen_byte: return "128-bit global path";
+    case OperandPath::element: return "scalar global path";
+    case OperandPath::tma: return "TMA path";
+  }
+  return "unknown path";  // not an enumerator: a value cast from an int
+}
+
+// True when every row of m starts on a 16-byte boundary, so (row, col) with col % 4 == 0
+// can be read or written as one float4.
+inline bool allows_float4(const Matrix& m) {
+  return reinterpret_cast<std::uintptr_t>(m.data) % 16 == 0 && m.stride % 4 == 0;
+}
+
+// True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
+// tensor cores leave each thread pairs of neighbouring elements of C (stages 14-18), which then
+// go out as one float2.
+LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
+  return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
+}
+
+// The 16-byte path when every operand a kernel moves 16 bytes at a time allows it, else the
+// element path.
+inline OperandPath float4_path(std::initializer_list<Matrix> operands) {
+  for (const Matrix& m : operands) {
+    if (!allows_float4(m)) return OperandPath::element;
+  }
+  return OperandPath::sixteen_byte;
+}
+
+}  // namespace ladder
