@@ -165,8 +165,8 @@ def gemm_box(stage, record, articles, previous):
                  f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
     if tensor:
         ghz, of_pipe, _, _ = clock(stage)
-        text += (f" and {cut(of_pipe, 1)}% of the tensor pipe's BF16 FLOP ceiling at the "
-                 f"{ghz:.2f} GHz it ran at")
+        text += (f"; in Nsight Compute's own launches, {cut(of_pipe, 1)}% of the tensor "
+                 f"pipe's BF16 FLOP ceiling at the {ghz:.2f} GHz they ran at")
     text += f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES}"
     return text + (f", `{CLOCKS}/`)" if tensor else ")")
 
@@ -214,8 +214,8 @@ def part4_table(record, articles):
                    "column's), of each launch's rate over the ceiling at that launch's clock. "
                    "cuBLAS's kernel, profiled in each of the six programs, reaches "
                    f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it. Stages 13-15's "
-                   "`mma.sync` cannot reach this ceiling: on the H100 it tops out near 60% of it "
-                   "(`results/mma_peak.md`).")
+                   "`mma.sync` has a lower ceiling of its own: at most 60.6% of the BF16 peak "
+                   "at 1.98 GHz (`results/mma_peak.md`).")
 
 
 def sections():
