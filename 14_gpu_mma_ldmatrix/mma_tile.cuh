@@ -24,7 +24,7 @@ __device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const bf16* rows) {
                : "r"(shared_address(rows)));
 }
 
-// The same, each matrix transposed on the way: B's slice is stored k-major (row k, columns n),
+// The same, each matrix transposed on the way: B's slice is stored N-major (row k, columns n),
 // and mma.sync wants each thread to hold two consecutive k of one column.
 __device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const bf16* rows) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
