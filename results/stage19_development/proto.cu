@@ -13,6 +13,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ladder::hopper {
@@ -79,13 +80,41 @@ struct Walk {
 };
 
 // Stage 18's Config with another ring depth.
-template <int BlockN, int ClusterM, int Slots>
+template <int BlockN, int ClusterM, int Slots, bool ShareA = false>
 struct Sk : Config<128, BlockN, 64, ClusterM, 8, true> {
   using Base = Config<128, BlockN, 64, ClusterM, 8, true>;
   static constexpr int kSlots = Slots;
+  static constexpr bool kShareA = ShareA;  // the cluster's two blocks side by side along N, sharing A
   static constexpr int kSharedBytes = kSwizzleAtomBytes + Slots * Base::kSlotBytes +
                                       Base::kConsumers * Base::kStagingBytes + 2 * Slots * 8;
   static_assert(kSharedBytes <= 232448, "too much shared memory");
+};
+
+template <class C, class = void>
+struct ShareAOf : std::false_type {};
+template <class C>
+struct ShareAOf<C, std::void_t<decltype(C::kShareA)>> : std::bool_constant<C::kShareA> {};
+
+// Stage 18's tile order, or (ShareA) clusters of two tiles side by side along N.
+template <class Cfg>
+struct SkOrder {
+  TileOrder<Cfg> m_order;
+  int tiles_m, cols;
+  __device__ SkOrder(const Matrix& c)
+      : m_order(c),
+        tiles_m((c.height + Cfg::kBlockM - 1) / Cfg::kBlockM),
+        cols(((c.width + Cfg::kBlockN - 1) / Cfg::kBlockN + 1) / 2) {}
+  __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
+    if constexpr (!ShareAOf<Cfg>::value) {
+      m_order.origin(t, rank, row0, col0);
+    } else {
+      const int per_group = Cfg::kGroupM * cols;
+      const int first_row = t / per_group * Cfg::kGroupM;
+      const int rows = min(tiles_m - first_row, Cfg::kGroupM);
+      row0 = (first_row + t % per_group % rows) * Cfg::kBlockM;
+      col0 = ((t % per_group / rows) * 2 + static_cast<int>(rank)) * Cfg::kBlockN;
+    }
+  }
 };
 
 template <int N>
@@ -140,7 +169,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   } else {
     __syncthreads();
   }
-  const TileOrder<Cfg> order(c);
+  const SkOrder<Cfg> order(c);
   const int cluster = blockIdx.x / kClusterM;
   const int slices = sched.slices;
 
@@ -158,6 +187,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           if (it >= kSlots) barrier_wait(&empty[slot], (it / kSlots - 1) % 2);
           unsigned char* to = ring + slot * Cfg::kSlotBytes;
           barrier_expect_bytes(&full[slot], Cfg::kSlotBytes);
+          if constexpr (ShareAOf<Cfg>::value) {
+            // Each block loads half of A's rows and multicasts them; B is its own.
+            tma_load_multicast(to + rank * (Cfg::kBlockM / 2) * kSliceRowBytes, &a_map, &full[slot],
+                               s * Ops::kSliceK, row0 + static_cast<int>(rank) * Cfg::kBlockM / 2, 3);
+#pragma unroll
+            for (int box = 0; box < Cfg::kBlockN / 64; ++box) {
+              const int2 at = Ops::b_box(s * Ops::kSliceK, col0 + box * 64);
+              tma_load(to + Cfg::kSliceABytes + box * kBoxBytes, &b_map, &full[slot], at.x, at.y);
+            }
+            continue;
+          }
           tma_load(to, &a_map, &full[slot], s * Ops::kSliceK, row0);
 #pragma unroll
           for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += kClusterM) {
@@ -295,7 +335,11 @@ void launch_sk(MatrixBf16 a, MatrixBf16 b, Matrix c, int mode) {
     Launch<Cfg> one(Cfg::kClusterM);
     CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &one.config));
   }
-  const int tiles = static_cast<int>(cluster_tiles<Cfg>(c));
+  int tiles = static_cast<int>(cluster_tiles<Cfg>(c));
+  if constexpr (ShareAOf<Cfg>::value) {
+    const int tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
+    tiles = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM * ((tiles_n + 1) / 2);
+  }
   Schedule s{};
   s.tiles = tiles;
   s.slices = (a.width + 63) / 64;
@@ -335,7 +379,8 @@ void launch_sk(MatrixBf16 a, MatrixBf16 b, Matrix c, int mode) {
     CUDA_CHECK(cudaMemset(g_flags, 0, slots * sizeof(int)));
     g_flag_count = slots;
   }
-  const CUtensorMap a_map = make_tensor_map_2d(a, 64, Cfg::kBlockM);
+  const CUtensorMap a_map =
+      make_tensor_map_2d(a, 64, ShareAOf<Cfg>::value ? Cfg::kBlockM / 2 : Cfg::kBlockM);
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   const CUtensorMap c_map = make_store_tensor_map_2d(c, 32, 64);
   Launch<Cfg> grid(static_cast<long long>(clusters) * Cfg::kClusterM);
@@ -379,7 +424,7 @@ int main(int argc, char** argv) {
   const std::string only_variants = argc > 2 ? std::string(",") + argv[2] + "," : "";
   const int reps = getenv("REPS") ? atoi(getenv("REPS")) : 15;
   for (const Shape& sh : shapes) {
-    if (only_shape && strcmp(only_shape, sh.name) != 0) continue;
+    if (only_shape && std::string(",") .append(only_shape).append(",").find(std::string(",") + sh.name + ",") == std::string::npos) continue;
     bf16 *a, *b;
     float *c, *ref;
     const long long an = 1LL * sh.m * sh.k, bn = 1LL * sh.k * sh.n, cn = 1LL * sh.m * sh.n;
@@ -413,17 +458,14 @@ int main(int argc, char** argv) {
         {"cublas", [&] { cublas(c); }},
         {"s18_by_size", [&] { launch_gemm_persistent("by_size", A, B, C); }},
         {"dp_128_c1_s4", [&] { launch<Bf16Operands, S1>(A, B, C); }},
-        {"dp_128_c1_s6", [&] { launch_sk<Sk<128, 1, 6>>(A, B, C, 8); }},
-        {"dp_128_c2_s6", [&] { launch_sk<Sk<128, 2, 6>>(A, B, C, 8); }},
+        {"dpA_128_s4", [&] { launch_sk<Sk<128, 2, 4, true>>(A, B, C, 8); }},
+        {"dpA_128_s6", [&] { launch_sk<Sk<128, 2, 6, true>>(A, B, C, 8); }},
         {"dp_64_c1_s8", [&] { launch_sk<Sk<64, 1, 8>>(A, B, C, 8); }},
-        {"dp_64_c2_s8", [&] { launch_sk<Sk<64, 2, 8>>(A, B, C, 8); }},
-        {"dp_256_c2_s4", [&] { launch_sk<Sk<256, 2, 4>>(A, B, C, 8); }},
+        {"dpA_64_s8", [&] { launch_sk<Sk<64, 2, 8, true>>(A, B, C, 8); }},
+        {"dpA_256_s4", [&] { launch_sk<Sk<256, 2, 4, true>>(A, B, C, 8); }},
+        {"tailA_256_s4", [&] { launch_sk<Sk<256, 2, 4, true>>(A, B, C, 2); }},
         {"tail_256_c2", [&] { launch_sk<W2>(A, B, C, 2); }},
-        {"tail_128_c2_s6", [&] { launch_sk<Sk<128, 2, 6>>(A, B, C, 2); }},
-        {"split2_256_c1", [&] { launch_sk<W1>(A, B, C, 5); }},
         {"split2_256_c2", [&] { launch_sk<W2>(A, B, C, 5); }},
-        {"split2_128_c2_s6", [&] { launch_sk<Sk<128, 2, 6>>(A, B, C, 5); }},
-        {"split3_128_c2_s6", [&] { launch_sk<Sk<128, 2, 6>>(A, B, C, 6); }},
     };
     double cublas_ms = 0;
     for (auto& v : variants) {
