@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Runs one tensor-core stage over the matrix products people run and prints its % of cuBLAS
+BF16 on each: the benchmark list that stage 19 is measured on.
+
+  python3 scripts/shapes.py                        stage 18's default on every shape
+  python3 scripts/shapes.py --stage NAME --csv out.csv
+  python3 scripts/shapes.py --from-csv FILE        print the table of a run, running nothing
+
+The shapes are scripts/model_shapes.csv (name, m, n, k): large squares, one that is not a
+whole number of 128-byte lines (4040^3), the four matrix products of a Llama-3-8B layer at
+512, 2048 and 8192 tokens, and two sizes off the tile grid. Each shape is one process of the
+stage's program: its default variant and cuBLAS BF16 (FP32 accumulate), both timed there, L2
+flushed, the median of --reps runs; the % divides the two. The table ends with the geometric
+mean and the lowest. Exit codes: 0 done; 1 a program failed; 2 a program or file is missing;
+77 the stage cannot run here (no GPU, or one too old), with its reason.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+import ladder
+import stages as manifest
+
+SHAPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model_shapes.csv")
+DEFAULT_STAGE = "18_gpu_persistent_clusters"
+
+
+def read_shapes(path):
+    """[(name, m, n, k)] from the list, or MissingInput saying what is wrong with it."""
+    try:
+        with open(path, newline="") as f:
+            return [(r["name"], int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(f)]
+    except (OSError, KeyError, ValueError, csv.Error) as error:
+        raise ladder.MissingInput(f"cannot read the shape list {path}: {error}")
+
+
+def measured(rows):
+    """(the stage's default row, the ceiling row) of one program's output."""
+    own = next((r for r in rows if r["role"] == "stage"), None)
+    top = ladder.ceiling(rows)
+    if own is None or top is None:
+        raise RuntimeError("a program printed no stage row or no ceiling row")
+    return own, top
+
+
+def table(results):
+    """The table of [(shape name, rows)] and its summary line."""
+    body, percents = [], []
+    for name, rows in results:
+        own, top = measured(rows)
+        percent = 100 * float(own["rate"]) / float(top["rate"])
+        percents.append((percent, name))
+        body.append([name, own["problem"], own["variant"], f"{float(own['rate']):.0f}",
+                     f"{float(top['rate']):.0f}", f"{ladder.cut(percent, 1)}%"])
+    text = ladder.table(["shape", "problem", "variant", "GFLOP/s", "cuBLAS BF16, same program",
+                         "% of it"], body)
+    mean = math.exp(sum(math.log(p) for p, _ in percents) / len(percents))
+    low = min(percents)
+    return (text + f"\n\nGeometric mean {ladder.cut(mean, 1)}% of cuBLAS BF16 over "
+            f"{len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
+
+
+def run(options, log):
+    stage = next((s for s in manifest.load(options.build) if s.name == options.stage), None)
+    if stage is None:
+        raise ladder.MissingInput(f"no stage {options.stage} in {options.build}/stages.json")
+    results = []
+    shapes = read_shapes(options.shapes)
+    for number, (name, m, n, k) in enumerate(shapes, 1):
+        log(f"[{number}/{len(shapes)}] {name}:")
+        rows, reason = ladder.run_stage(stage, ladder.gemm_args(m, n, k) +
+                                        ["--reps", str(options.reps)], log)
+        if reason:
+            print(f"skipped: {reason}")
+            return ladder.SKIPPED
+        for row in rows:
+            row["shape"] = name
+        results.append((name, rows))
+    print(table(results))
+    if options.csv:
+        ladder.write_csv(options.csv, [row for _, rows in results for row in rows])
+    return 0
+
+
+def from_csv(path):
+    """[(shape name, rows)] of a run's CSV, in its order."""
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise ladder.MissingInput(f"cannot read {path}: {error}")
+    why = ladder.unreadable(rows, ("shape",) + ladder.COLUMNS)
+    if why:
+        raise ladder.MissingInput(f"{path} is not a CSV that shapes.py --csv wrote ({why})")
+    results = []
+    for row in rows:
+        if not results or results[-1][0] != row["shape"]:
+            results.append((row["shape"], []))
+        results[-1][1].append(row)
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default="build", help="build folder (default build)")
+    parser.add_argument("--stage", default=DEFAULT_STAGE, help="the stage program to run")
+    parser.add_argument("--shapes", default=SHAPES, help="the shape list (name,m,n,k)")
+    parser.add_argument("--reps", type=int, default=10, help="timed runs per shape")
+    parser.add_argument("--csv", help="also write every row, with its shape, to this CSV")
+    parser.add_argument("--from-csv", metavar="CSV", help="print the table of a run's CSV")
+    options = parser.parse_args()
+    log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
+    try:
+        if options.from_csv:
+            print(table(from_csv(options.from_csv)))
+            return 0
+        return run(options, log)
+    except ladder.MissingInput as error:
+        log(f"\nshapes.py: {error}\n")
+        return 2
+    except RuntimeError as error:
+        log(f"\nshapes.py: {error}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""scripts/shapes.py: a stage run over a shape list, its % of cuBLAS BF16 per shape, the
+geometric mean and the lowest, the CSV read back, and what it says when it cannot run."""
+import os
+import unittest
+
+from support import CUBLAS_BF16, NO_GPU, REPO, ScriptTest, csv_rows
+
+STAGE = "18_gpu"
+
+
+class ShapesTest(ScriptTest):
+    def setUp(self):
+        super().setUp()
+        self.shapes = self.write("shapes.csv", """\
+            name,m,n,k
+            square,64,64,64
+            thin,16,256,64
+            """)
+
+    def stage(self, rate, cublas, exit_code=0, stderr=""):
+        """A stand-in stage program printing one default row and its ceiling."""
+        program = self.make_program(STAGE, csv_rows(STAGE, [("default", "stage", rate),
+                                                            (CUBLAS_BF16, "ceiling", cublas)]),
+                                    stderr=stderr, exit_code=exit_code)
+        return self.make_manifest([{"name": STAGE, "part": 4, "program": program}])
+
+    def shapes_py(self, *args):
+        return self.run_script("scripts/shapes.py", *args)
+
+    def test_each_shape_against_cublas_then_the_mean_and_the_lowest(self):
+        build = self.stage("450", "500")
+        out = os.path.join(self.folder, "run.csv")
+        done = self.shapes_py("--build", build, "--stage", STAGE, "--shapes", self.shapes,
+                              "--csv", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| square", done.stdout)
+        self.assertIn("| thin", done.stdout)
+        self.assertEqual(done.stdout.count("| 90.0%"), 2)
+        self.assertIn("Geometric mean 90.0% of cuBLAS BF16 over 2 shapes; lowest 90.0% (square).",
+                      done.stdout)
+        again = self.shapes_py("--from-csv", out)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stdout, done.stdout)
+
+    def test_the_mean_is_geometric_and_cut(self):
+        done = self.shapes_py("--from-csv", self.write("two.csv", """\
+            stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
+            18_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,a
+            18_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            18_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,200,GFLOP/s,,yes,b
+            18_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            """))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        # sqrt(50% x 200%) = 100%, not the arithmetic 125%.
+        self.assertIn("Geometric mean 100.0% of cuBLAS BF16 over 2 shapes; lowest 50.0% (a).",
+                      done.stdout)
+
+    def test_no_gpu_is_a_skip_with_the_reason(self):
+        build = self.stage("0", "0", exit_code=NO_GPU,
+                           stderr="18_gpu: skipped: no usable CUDA device\n")
+        done = self.shapes_py("--build", build, "--stage", STAGE, "--shapes", self.shapes)
+        self.assertEqual(done.returncode, NO_GPU)
+        self.assertIn("skipped: no usable CUDA device", done.stdout)
+
+    def test_missing_stage_list_or_csv_exits_2(self):
+        build = self.stage("1", "1")
+        self.assert_clear_failure(self.shapes_py("--build", build, "--stage", "99_none",
+                                                 "--shapes", self.shapes), 2, "no stage 99_none")
+        self.assert_clear_failure(self.shapes_py("--build", build, "--stage", STAGE, "--shapes",
+                                                 os.path.join(self.folder, "none.csv")),
+                                  2, "cannot read the shape list")
+        self.assert_clear_failure(self.shapes_py("--from-csv", self.shapes), 2,
+                                  "not a CSV that shapes.py --csv wrote")
+
+    def test_the_committed_list_has_the_issues_21_shapes(self):
+        with open(os.path.join(REPO, "scripts", "model_shapes.csv")) as f:
+            lines = f.read().strip().splitlines()
+        self.assertEqual(lines[0], "name,m,n,k")
+        self.assertEqual(len(lines) - 1, 21)
+
+
+if __name__ == "__main__":
+    unittest.main()
