@@ -43,7 +43,10 @@ PART4_KERNELS = {"13_gpu_wmma": "gemm_wmma", "14_gpu_mma_ldmatrix": "gemm_mma",
                  "17_gpu_warp_specialized": "gemm_warp_specialized",
                  "18_gpu_persistent_clusters": "gemm_persistent"}
 CUBLAS_KERNEL = "nvjet"
-SOURCES = f"NVIDIA H100, `{RECORD_4096}`, `{RECORD_ARTICLES}`"
+# Where a box's figures come from: the record's section of results/README.md, which names the
+# files (the two ladder runs and the clock files) and how they were made.
+RECORD_LINK = "[the record](../results/README.md#the-record)"
+SOURCES = f"NVIDIA H100, {RECORD_LINK}"
 # A box reports its stage's fastest row, except where the lesson is another row, with a second
 # row beside it: stage 05's manual unrolling against none (the rows match within 0.1%).
 BOX_ROWS = {"05_gpu_unrolled": ("manual x4", "unroll 1")}
@@ -149,7 +152,7 @@ def gemm_box(stage, record, articles, previous):
         if previous:
             before = ladder.best(dict(record)[previous])
             text += f", {ladder.ratio(float(best['rate']) / float(before['rate']))} stage {number(previous)}"
-        return text + f" (`{RECORD_4096}`)"
+        return text + f" ({RECORD_LINK})"
     basis = next((r for r in rows if r["role"] == "baseline"), None)
     if basis:
         # The basis's variant starts with its stage's number: '04 square tile 32'.
@@ -157,18 +160,17 @@ def gemm_box(stage, record, articles, previous):
     else:
         first = next(r for r in rows if r["role"] == "stage")
         against = f"{ladder.ratio(float(best['rate']) / float(first['rate']))} `{first['variant']}`"
-    text = (f"4096^3, {variant_words(best)}: {rate_words(best, tensor)}, {against} in the same "
-            f"program, {of_ceiling(rows, best)}% of {short_ceiling(ladder.ceiling(rows))}")
+    text = (f"4096^3, {variant_words(best)}: {rate_words(best, tensor)}, {against} and "
+            f"{of_ceiling(rows, best)}% of {short_ceiling(ladder.ceiling(rows))} in the same program")
     if stage in BOX_ROWS:
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
                  f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
     if tensor:
         ghz, of_pipe, _, _ = clock(stage)
-        text += (f"; in Nsight Compute's own launches, {cut(of_pipe, 1)}% of the tensor "
-                 f"pipe's BF16 FLOP ceiling at the {ghz:.2f} GHz they ran at")
-    text += f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES}"
-    return text + (f", `{CLOCKS}/`)" if tensor else ")")
+        text += (f"; {cut(of_pipe, 1)}% of the tensor pipe's ceiling at the {ghz:.2f} GHz it ran "
+                 f"at (Nsight Compute, its own run)")
+    return text + f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES})"
 
 
 def transpose_box(stage, record, previous):
@@ -187,7 +189,7 @@ def transpose_box(stage, record, previous):
         ratio = (float(four_per_thread(rows)["rate"])
                  / float(four_per_thread(dict(record)[previous])["rate"]))
         text += f"; with 32x8 threads {ladder.ratio(ratio)} stage {number(previous)}"
-    return text + f" (NVIDIA H100, `{RECORD_4096}`)"
+    return text + f" ({SOURCES})"
 
 
 def part4_table(record, articles):
