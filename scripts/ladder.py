@@ -156,7 +156,8 @@ VS_LEGEND = ("vs previous stage: this row's GFLOP/s over that of the row it name
              "by this stage's own program, on its inputs (rounded to BF16 in the tensor-core "
              "stages); the rows after it name it by its variant.\nA stage whose program runs no "
              "such basis is compared with the previous stage's fastest row in the same run, "
-             "named 'stage: variant'.")
+             "named 'stage: variant'.\nRates are rounded; ratios and percentages are cut, never "
+             "rounded up (2.039x reads 2.03x).")
 
 
 def gemm_table(results):
