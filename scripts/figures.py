@@ -27,6 +27,7 @@ import statistics
 import sys
 
 import ladder
+import ncu_profile
 from ladder import cut
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,15 +54,14 @@ BOX_ROWS = {"05_gpu_unrolled": ("manual x4", "unroll 1")}
 
 
 def load(path):
-    """The stages of a committed ladder run, in order: [(stage, rows)], rows as ladder.py
-    wrote them."""
-    results, _ = ladder.from_csv(os.path.join(ROOT, path))
-    return results[ladder.GEMM] + results[ladder.TRANSPOSE]
+    """A committed ladder run as ladder.from_csv reads it: {GEMM or TRANSPOSE: [(stage, rows)]}
+    in order, and whether its CPU stages ran a smaller problem."""
+    return ladder.from_csv(os.path.join(ROOT, path))
 
 
 def kernel_function(name):
     """'void ladder::<unnamed>::gemm_mma<mma::WarpTile<...>>(...)' -> 'gemm_mma'."""
-    return re.sub(r"^void |<unnamed>::", "", name).split("(")[0].split("<")[0].split("::")[-1]
+    return ncu_profile.short_name(name).split("<")[0]
 
 
 def clock(stage):
@@ -77,7 +77,7 @@ def clock(stage):
     launches = {}
     for row in csv.DictReader(line for line in text.splitlines() if line.startswith('"')):
         key = (kernel_function(row["Kernel Name"]), row["ID"])
-        launches.setdefault(key, {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+        launches.setdefault(key, {})[row["Metric Name"]] = ncu_profile.number(row["Metric Value"])
 
     def medians(function):
         chosen = [launch for (name, _), launch in launches.items()
@@ -222,22 +222,20 @@ def part4_table(record, articles):
 
 def sections():
     """Every generated section: {(file, name): text}."""
-    record, articles = load(RECORD_4096), load(RECORD_ARTICLES)
-    out = {}
-    readme = "README.md"
-    for name, path in (("ladder 4096", RECORD_4096), ("ladder articles", RECORD_ARTICLES)):
-        results, cpu_smaller = ladder.from_csv(os.path.join(ROOT, path))
-        out[(readme, name)] = ladder.tables_text(results, cpu_smaller)
-    out[(readme, "part 4")] = part4_table(record, articles)
-    gemm = [stage for stage, rows in record if not rows[0]["problem"].endswith("floats")]
-    transposes = [stage for stage, rows in record if rows[0]["problem"].endswith("floats")]
-    for order in (gemm, transposes):
+    big, small = load(RECORD_4096), load(RECORD_ARTICLES)
+    out = {("README.md", "ladder 4096"): ladder.tables_text(*big),
+           ("README.md", "ladder articles"): ladder.tables_text(*small)}
+    # The boxes look a stage up by name among every stage of a run.
+    record = big[0][ladder.GEMM] + big[0][ladder.TRANSPOSE]
+    articles = small[0][ladder.GEMM] + small[0][ladder.TRANSPOSE]
+    out[("README.md", "part 4")] = part4_table(record, articles)
+    for kind in (ladder.GEMM, ladder.TRANSPOSE):
+        order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):
             previous = order[index - 1] if index else None
-            page = os.path.join(stage, "README.md")
-            box = (gemm_box(stage, record, articles, previous) if order is gemm
+            box = (gemm_box(stage, record, articles, previous) if kind == ladder.GEMM
                    else transpose_box(stage, record, previous))
-            out[(page, f"box {number(stage)}")] = box
+            out[(os.path.join(stage, "README.md"), f"box {number(stage)}")] = box
     return out
 
 

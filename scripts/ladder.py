@@ -395,23 +395,35 @@ def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False):
     return "\n\n".join(out)
 
 
-def from_csv(path):
-    """The results of a ladder run from the CSV it wrote: rows grouped by stage, in order."""
+def read_rows(path, key, writer):
+    """The rows of a CSV that `writer` wrote, each with a `key` column and the tables' columns,
+    or MissingInput saying why they cannot be used."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as error:
         raise MissingInput(f"cannot read {path}: {error}")
-    why = unreadable(rows, ("stage",) + COLUMNS)
+    why = unreadable(rows, (key,) + COLUMNS)
     if why:
-        raise MissingInput(f"{path} is not a CSV that ladder.py --csv wrote ({why})")
-    results = {GEMM: [], TRANSPOSE: []}
+        raise MissingInput(f"{path} is not a CSV that {writer} wrote ({why})")
+    return rows
+
+
+def grouped(rows, key):
+    """[(value, rows)]: consecutive rows with the same row[key], in their order."""
+    groups = []
     for row in rows:
-        kind = TRANSPOSE if row["problem"].endswith("floats") else GEMM
-        group = results[kind]
-        if not group or group[-1][0] != row["stage"]:
-            group.append((row["stage"], []))
-        group[-1][1].append(row)
+        if not groups or groups[-1][0] != row[key]:
+            groups.append((row[key], []))
+        groups[-1][1].append(row)
+    return groups
+
+
+def from_csv(path):
+    """The results of a ladder run from the CSV it wrote: rows grouped by stage, in order."""
+    rows = read_rows(path, "stage", "ladder.py --csv")
+    results = {kind: grouped([r for r in rows if (r["problem"].endswith("floats")) ==
+                              (kind == TRANSPOSE)], "stage") for kind in (GEMM, TRANSPOSE)}
     problems = {dimensions(row["problem"]) for _, rows in results[GEMM] for row in rows}
     return results, len(problems) > 1
 

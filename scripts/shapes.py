@@ -86,20 +86,7 @@ def run(options, log):
 
 def from_csv(path):
     """[(shape name, rows)] of a run's CSV, in its order."""
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise ladder.MissingInput(f"cannot read {path}: {error}")
-    why = ladder.unreadable(rows, ("shape",) + ladder.COLUMNS)
-    if why:
-        raise ladder.MissingInput(f"{path} is not a CSV that shapes.py --csv wrote ({why})")
-    results = []
-    for row in rows:
-        if not results or results[-1][0] != row["shape"]:
-            results.append((row["shape"], []))
-        results[-1][1].append(row)
-    return results
+    return ladder.grouped(ladder.read_rows(path, "shape", "shapes.py --csv"), "shape")
 
 
 def main():

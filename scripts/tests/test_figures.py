@@ -23,9 +23,9 @@ def section(path, name):
 
 
 class FiguresTest(ScriptTest):
-    def copy_of_the_repository(self):
-        """The files figures.py reads and writes, in this test's folder."""
-        root = os.path.join(self.folder, "repo")
+    def copy_of_the_repository(self, name="repo"):
+        """The files figures.py reads and writes, in a folder of this test's called name."""
+        root = os.path.join(self.folder, name)
         for page in STAGE_PAGES + ["results/clock_h100/part4_4096"]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES):
@@ -91,32 +91,27 @@ class FiguresTest(ScriptTest):
         self.assertIn("18_gpu_persistent_clusters/README.md: box 18", done.stdout)
         self.assertIn("README.md: ladder 4096", done.stdout)
 
-    def test_a_marker_that_nothing_writes_is_an_error(self):
-        root = self.copy_of_the_repository()
+    def check_with_page_13(self, edit, name="repo"):
+        """figures.py --check on a copy (folder name) whose page 13 is edit(its text)."""
+        root = self.copy_of_the_repository(name)
         page = os.path.join(root, "13_gpu_wmma", "README.md")
         with open(page) as f:
             text = f.read()
         with open(page, "w") as f:
-            f.write(text.replace("<!-- figures: box 13 -->", "<!-- figures: box 31 -->"))
-        done = self.figures("--check", "--root", root)
-        self.assertEqual(done.returncode, 2)
-        self.assertIn("13_gpu_wmma/README.md has no markers for box 13", done.stderr)
-        with open(page, "w") as f:
-            f.write(text + "\n<!-- figures: box 31 --><!-- /figures -->\n")
-        done = self.figures("--check", "--root", root)
+            f.write(edit(text))
+        return self.figures("--check", "--root", root)
+
+    def test_a_marker_that_nothing_writes_is_an_error(self):
+        done = self.check_with_page_13(lambda text: text + "\n<!-- figures: box 31 --><!-- /figures -->\n")
         self.assertEqual(done.returncode, 2)
         self.assertIn("markers that nothing writes: box 31", done.stderr)
 
     def test_a_page_without_its_markers_is_an_error(self):
-        root = self.copy_of_the_repository()
-        page = os.path.join(root, "13_gpu_wmma", "README.md")
-        with open(page) as f:
-            text = f.read()
-        with open(page, "w") as f:
-            f.write(text.replace("<!-- figures: box 13 -->", ""))
-        done = self.figures("--check", "--root", root)
-        self.assertEqual(done.returncode, 2)
-        self.assertIn("13_gpu_wmma/README.md has no markers for box 13", done.stderr)
+        for index, missing in enumerate(("", "<!-- figures: box 31 -->")):  # gone, or renamed
+            done = self.check_with_page_13(
+                lambda text: text.replace("<!-- figures: box 13 -->", missing), f"repo{index}")
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("13_gpu_wmma/README.md has no markers for box 13", done.stderr)
 
 
 if __name__ == "__main__":
