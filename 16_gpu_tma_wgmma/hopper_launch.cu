@@ -14,15 +14,20 @@ OperandPath tma_path(const MatrixBf16& a, const MatrixBf16& b) {
   return !empty && fallback == OperandPath::sixteen_byte ? OperandPath::tma : fallback;
 }
 
-OperandPath launch_hopper_variant(const HopperVariant& variant, MatrixBf16 a, MatrixBf16 b,
-                                  Matrix c) {
+OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) != OperandPath::tma) {
     return launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
   }
-  variant.launch(a, b, c);
   return OperandPath::tma;
+}
+
+OperandPath launch_hopper_variant(const HopperVariant& variant, MatrixBf16 a, MatrixBf16 b,
+                                  Matrix c) {
+  const OperandPath path = fall_back_unless_tma(a, b, c);
+  if (path == OperandPath::tma) variant.launch(a, b, c);
+  return path;
 }
 
 void launch_per_tile(PerTileKernel kernel, const PerTileShape& shape, MatrixBf16 a, MatrixBf16 b,

@@ -1,4 +1,4 @@
-// The launch path stages 16-18 share, host side (the device side is common/hopper/): each
+// The launch path stages 16-19 share, host side (the device side is common/hopper/): each
 // stage's table of named variants (the first the default, the others ablations or other
 // tilings); one launcher that runs a variant after checking the shapes and the GPU, or takes
 // the fallback, stage 15's kernel, where A or B allow no tensor map (tma_path); and the launch
@@ -29,9 +29,14 @@ inline const char* tma_path_name(OperandPath path) {
 // A variant of a stage's kernel by name; `launch` runs it on the TMA path, on checked operands.
 using HopperVariant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c)>;
 
+// Checks c = a * b's shapes and the GPU (mismatched shapes throw std::invalid_argument, a GPU
+// other than sm_90 UnsupportedGpuError). Where A or B allow no tensor map, queues the product on
+// the fallback, stage 15's kernel, and returns its path; else returns OperandPath::tma and
+// queues nothing: the caller launches its own kernel (stage 19, whose kernels take more).
+OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c);
+
 // c = a * b with `variant`, or the fallback; returns the path taken (tma_path) once the kernel
-// is queued. Mismatched shapes throw std::invalid_argument, a GPU other than sm_90
-// UnsupportedGpuError.
+// is queued; the errors as fall_back_unless_tma's.
 OperandPath launch_hopper_variant(const HopperVariant& variant, MatrixBf16 a, MatrixBf16 b,
                                   Matrix c);
 

@@ -1,7 +1,6 @@
 #include "18_gpu_persistent_clusters/kernel.hpp"
 
 #include <algorithm>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -9,6 +8,7 @@
 #include "08_transpose_padded/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "18_gpu_persistent_clusters/persistent.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
@@ -16,33 +16,18 @@
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
-#include "common/tile_order.cuh"
 
 namespace ladder {
 namespace {
 
 using namespace hopper;
+using namespace persistent;
 
-// What the kernel multiplies. BF16: A (K-major) and B (N-major) as in stages 16-17. TF32 (FP32
-// users): A and B^T, both K-major, since wgmma reads TF32 from shared memory only K-major (it
-// has no transpose for TF32); B^T is B transposed by stage 08's kernel. A slice is 128 bytes
-// deep either way (64 BF16 or 32 floats: one line of the 128-byte swizzle), and a box of B is
-// 64 such lines (8 KB), so the ring, the barriers and the byte counts are the same for both.
-struct Bf16Operands {
-  using View = MatrixBf16;
-  static constexpr int kSliceK = hopper::kSliceK;
-  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
-  // (column n, row k0) of B.
-  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
-  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
-  template <int N>
-  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
-                                  float (&acc)[N / 2], bool accumulate) {
-    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
-                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
-  }
-};
-
+// What the TF32 variant (FP32 users) multiplies: A and B^T, both K-major, since wgmma reads TF32
+// from shared memory only K-major (it has no transpose for TF32); B^T is B transposed by stage
+// 08's kernel. A slice is 128 bytes deep as BF16's (32 floats: one line of the 128-byte
+// swizzle), and a box of B^T 64 such lines (8 KB), so the ring, the barriers and the byte
+// counts are the same as for Bf16Operands (persistent.cuh).
 struct Tf32Operands {
   using View = Matrix;
   static constexpr int kSliceK = kSliceRowBytes / 4;  // 32 floats
@@ -57,95 +42,6 @@ struct Tf32Operands {
   }
 };
 
-// The epilogue's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes
-// (128-byte rows, swizzled as TMA reads them), 16 KB, after the ring. For 128 x 256 tiles,
-// 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the
-// H100's 232,448 a block.
-constexpr int kStagingBytes = 64 * 64 * 4;
-
-// BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
-// m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
-// tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
-// over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
-// memory and TMA stores where C allows (an ablation turns it off); EvenRounds: a persistent
-// grid trimmed to the fewest clusters that finish in the same number of rounds of tiles (an
-// ablation keeps every cluster that fits). Four ring slots, each with a full and an empty
-// barrier, as stage 17's.
-template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
-          bool TmaStore = true, bool EvenRounds = true>
-struct Config : SlotRing<BlockM, BlockN, 4, 2, BlockM / ConsumerRows * kStagingBytes> {
-  static constexpr int kConsumerRows = ConsumerRows;
-  static constexpr int kClusterM = ClusterM;
-  static constexpr int kGroupM = GroupM;
-  static constexpr bool kPersistent = Persistent;
-  static constexpr bool kTmaStore = TmaStore;
-  static constexpr bool kEvenRounds = EvenRounds;
-  static constexpr int kConsumers = BlockM / ConsumerRows;
-  static constexpr int kThreads = (1 + kConsumers) * 128;
-  static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
-};
-
-// Which tile a cluster computes on its i-th turn: tiles numbered in groups of kGroupM cluster
-// rows (of kClusterM tile rows each), walking down a group's column before moving right
-// (common/tile_order.cuh), so that clusters running at the same time share slices in L2.
-template <class Cfg>
-struct TileOrder {
-  int tiles_n;
-  int cluster_rows;  // rows of clusters: tile rows / kClusterM, rounded up
-  __device__ TileOrder(const Matrix& c)
-      : tiles_n((c.width + Cfg::kBlockN - 1) / Cfg::kBlockN),
-        cluster_rows(((c.height + Cfg::kBlockM - 1) / Cfg::kBlockM + Cfg::kClusterM - 1) /
-                     Cfg::kClusterM) {}
-  __device__ int count() const { return cluster_rows * tiles_n; }
-  // The origin in C of tile t for the block of this rank in its cluster.
-  __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
-    const TileOrigin at = grouped_tile_origin(t, cluster_rows, tiles_n, Cfg::kGroupM, Cfg::kBlockM,
-                                              Cfg::kBlockN, Cfg::kClusterM, static_cast<int>(rank));
-    row0 = at.row;
-    col0 = at.col;
-  }
-};
-
-// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
-// Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
-// 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),
-// and one thread hands the two 32-column boxes to TMA, which clips them at C's edges. The
-// 8-byte stores are served a half-warp at a time, whose 4 rows reach only 4 of the 8 chunk
-// positions: 2-way bank conflicts (Nsight Compute: 4.7 wavefronts a request, 2 ideal). The consumer moves on once the copy engine has read the buffer, not when
-// the bytes reach memory: the writes to C overlap the next tile's products.
-template <int N>
-__device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
-                                               const float (&acc)[N / 2], int row0, int col0,
-                                               int thread, int barrier_id) {
-  const int row = thread / 32 * 16 + thread % 32 / 4;
-#pragma unroll
-  for (int round = 0; round < N / 64; ++round) {
-    if (thread == 0) bulk_wait_read();  // the last round's boxes have left the buffer
-    sync_threads(barrier_id, 128);
-#pragma unroll
-    for (int group = 0; group < 8; ++group) {  // 8-column groups of this round
-      const int j = round * 8 + group;
-      const int col = group * 8 + thread % 4 * 2;  // 0..63 within the round
-      const int box = col / 32;
-      const int chunk = col % 32 / 4;
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int r = row + half * 8;
-        const int byte = box * 64 * 128 + r * 128 + (chunk ^ r % 8) * 16 + col % 4 * 4;
-        *reinterpret_cast<float2*>(staging + byte) =
-            make_float2(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
-      }
-    }
-    fence_shared_for_tma();
-    sync_threads(barrier_id, 128);
-    if (thread == 0) {
-      tma_store(c_map, staging, col0 + round * 64, row0);
-      tma_store(c_map, staging + 64 * 128, col0 + round * 64 + 32, row0);
-      bulk_commit();
-    }
-  }
-}
-
 template <class Ops, class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_persistent(const __grid_constant__ CUtensorMap a_map,
@@ -154,27 +50,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   constexpr int kSlots = Cfg::kSlots;
   constexpr int kClusterM = Cfg::kClusterM;
   extern __shared__ unsigned char shared[];
-  unsigned char* ring = align_to_swizzle(shared);
-  unsigned char* staging = ring + kSlots * Cfg::kSlotBytes;  // kConsumers x kStagingBytes
-  std::uint64_t* full =
-      reinterpret_cast<std::uint64_t*>(staging + Cfg::kConsumers * kStagingBytes);
-  // empty[slot]: every consumer of every block in the cluster is done with the slot, since
-  // each block's loads of B write into all of them.
-  std::uint64_t* empty = full + kSlots;
+  const SharedLayout<Cfg> layout(shared);  // persistent.cuh
   const std::uint32_t rank = kClusterM > 1 ? rank_in_cluster() : 0;
-  if (threadIdx.x == 0) {
-    for (int slot = 0; slot < kSlots; ++slot) {
-      barrier_init(&full[slot], 1);
-      barrier_init(&empty[slot], Cfg::kConsumers * kClusterM);
-    }
-    barrier_init_fence();
-  }
-  // The cluster's barriers are initialised before any block arrives on or copies to another's.
-  if constexpr (kClusterM > 1) {
-    cluster_sync();
-  } else {
-    __syncthreads();
-  }
+  init_barriers(layout);
 
   const TileOrder<Cfg> order(c);
   const int cluster = blockIdx.x / kClusterM;
@@ -192,23 +70,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         int col0 = 0;
         order.origin(t, rank, row0, col0);
         for (int s = 0; s < slices; ++s, ++it) {
-          const int slot = it % kSlots;
-          if (it >= kSlots) barrier_wait(&empty[slot], (it / kSlots - 1) % 2);
-          unsigned char* to = ring + slot * Cfg::kSlotBytes;
-          barrier_expect_bytes(&full[slot], Cfg::kSlotBytes);
-          tma_load(to, &a_map, &full[slot], s * Ops::kSliceK, row0);
-          // B: the blocks of a cluster need the same slice; block r loads boxes r, r +
-          // kClusterM, ... and multicasts each to all.
-#pragma unroll
-          for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += kClusterM) {
-            unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
-            const int2 at = Ops::b_box(s * Ops::kSliceK, col0 + box * 64);
-            if constexpr (kClusterM > 1) {
-              tma_load_multicast(box_to, &b_map, &full[slot], at.x, at.y, (1 << kClusterM) - 1);
-            } else {
-              tma_load(box_to, &b_map, &full[slot], at.x, at.y);
-            }
-          }
+          load_slice<Ops>(layout, &a_map, &b_map, it, s, row0, col0, rank);
         }
       }
     }
@@ -218,15 +80,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
     const int thread = threadIdx.x % 128;
-    auto release = [&](int it) {
-      if (thread < kClusterM) {
-        if constexpr (kClusterM > 1) {
-          barrier_arrive_in_block(&empty[it % kSlots], static_cast<std::uint32_t>(thread));
-        } else {
-          barrier_arrive(&empty[it % kSlots]);
-        }
-      }
-    };
+    auto release = [&](int it) { release_slot(layout, it, thread); };
     constexpr int kStrips = Cfg::kConsumerRows / 64;
     float acc[kStrips][Cfg::kBlockN / 2];
     int it = 0;
@@ -235,8 +89,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       int col0 = 0;
       order.origin(t, rank, row0, col0);
       for (int s = 0; s < slices; ++s, ++it) {
-        const unsigned char* slot = ring + it % kSlots * Cfg::kSlotBytes;
-        barrier_wait(&full[it % kSlots], it / kSlots % 2);
+        const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
+        barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
         const unsigned char* a = slot + consumer * Cfg::kConsumerRows * kSliceRowBytes;
         wgmma_fence();
 #pragma unroll
@@ -255,7 +109,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int strip = 0; strip < kStrips; ++strip) {
         const int strip_row = row0 + consumer * Cfg::kConsumerRows + strip * 64;
         if constexpr (TmaStore) {
-          store_strip_through_tma<Cfg::kBlockN>(&c_map, staging + consumer * kStagingBytes,
+          store_strip_through_tma<Cfg::kBlockN>(&c_map,
+                                                layout.staging + consumer * kStagingBytes,
                                                 acc[strip], strip_row, col0, thread,
                                                 1 + consumer);
         } else {
@@ -271,57 +126,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-// How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
-// Neither copied nor moved: config.attrs points at this object's own cluster_shape, which a
-// copy's config would still point at after the original is gone.
-template <class Cfg>
-struct Launch {
-  cudaLaunchAttribute cluster_shape = {};
-  cudaLaunchConfig_t config = {};
-  Launch(const Launch&) = delete;
-  Launch& operator=(const Launch&) = delete;
-  explicit Launch(long long blocks) {
-    cluster_shape.id = cudaLaunchAttributeClusterDimension;
-    cluster_shape.val.clusterDim.x = Cfg::kClusterM;
-    cluster_shape.val.clusterDim.y = 1;
-    cluster_shape.val.clusterDim.z = 1;
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSharedBytes;
-    config.attrs = &cluster_shape;
-    config.numAttrs = 1;
-  }
-};
-
-template <class Cfg>
-long long cluster_tiles(const Matrix& c) {
-  const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
-  const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
-  return (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
-}
-
-// As many clusters as the GPU holds at once (132 SMs, 1 block each: 66 pairs on the H100),
-// asked of the device rather than assumed, again whenever the current device changes. Both
-// kernels of a Cfg (TMA or direct store) take the same threads, registers and shared memory.
-// The answer is kept for the next call under a lock: host threads may launch at once.
+// As many clusters as the GPU holds at once (persistent.cuh), for this stage's kernel.
 template <class Ops, class Cfg>
 int resident_clusters() {
-  static std::mutex mutex;
-  static int asked_device = -1;
-  static int resident = 0;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (device != asked_device) {
-    auto kernel = gemm_persistent<Ops, Cfg, Cfg::kTmaStore>;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    Cfg::kSharedBytes));
-    Launch<Cfg> one_wave(Cfg::kClusterM);
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &one_wave.config));
-    if (resident < 1) throw CudaError("stage 18: not one cluster of its blocks fits on this GPU");
-    asked_device = device;
-  }
-  return resident;
+  return resident_clusters_of<Cfg>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>);
 }
 
 // One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many
@@ -384,20 +192,29 @@ long long wave_width(const Matrix& c) {
 // slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256. The TF32 variant
 // uses the same rules: its slots, tiles and waves are the same.
 template <class Ops, class W, class N>
-void launch_best_width(typename Ops::View a, typename Ops::View b, Matrix c) {
-  if (10 * wave_width<Ops, N>(c) < 9 * wave_width<Ops, W>(c)) {
-    launch<Ops, N>(a, b, c);
-  } else {
-    launch<Ops, W>(a, b, c);
-  }
+bool narrow_is_shorter(const Matrix& c) {
+  return 10 * wave_width<Ops, N>(c) < 9 * wave_width<Ops, W>(c);
 }
+
+// The default's choice for c: clusters or not, 192 or 256 wide.
+struct Tiling {
+  bool clusters;
+  bool narrow;
+};
+template <class Ops>
+Tiling best_tiling(const Matrix& c) {
+  const bool one_wave = cluster_tiles<WideAlone>(c) <= resident_clusters<Ops, WideAlone>();
+  if (one_wave) return {false, narrow_is_shorter<Ops, WideAlone, NarrowAlone>(c)};
+  return {true, narrow_is_shorter<Ops, Wide, Narrow>(c)};
+}
+
 template <class Ops>
 void launch_best(typename Ops::View a, typename Ops::View b, Matrix c) {
-  const bool one_wave = cluster_tiles<WideAlone>(c) <= resident_clusters<Ops, WideAlone>();
-  if (one_wave) {
-    launch_best_width<Ops, WideAlone, NarrowAlone>(a, b, c);
+  const Tiling tiling = best_tiling<Ops>(c);
+  if (tiling.clusters) {
+    tiling.narrow ? launch<Ops, Narrow>(a, b, c) : launch<Ops, Wide>(a, b, c);
   } else {
-    launch_best_width<Ops, Wide, Narrow>(a, b, c);
+    tiling.narrow ? launch<Ops, NarrowAlone>(a, b, c) : launch<Ops, WideAlone>(a, b, c);
   }
 }
 
@@ -450,6 +267,12 @@ void check_tf32_operands(const Matrix& a, const Matrix& b_t, const Matrix& c) {
 }  // namespace
 
 std::vector<std::string> persistent_configs() { return config_names(kVariants); }
+
+std::string persistent_default_tiling(Matrix c) {
+  const Tiling tiling = best_tiling<Bf16Operands>(c);
+  const std::string width = tiling.narrow ? "128x192" : "128x256";
+  return width + (tiling.clusters ? "_c2_g8" : "_c1_g8");
+}
 
 OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                    Matrix c) {

@@ -17,6 +17,10 @@ namespace ladder {
 // one of its ideas off (the ablations) or change the tiling.
 std::vector<std::string> persistent_configs();
 
+// The tiling the default (by_size) takes for a C of this size on the current GPU: one of the
+// variants' names (128x256_c2_g8, 128x192_c2_g8, 128x256_c1_g8 or 128x192_c1_g8).
+std::string persistent_default_tiling(Matrix c);
+
 // c = a * b on device views with the named variant, any sizes and strides; the path and the
 // errors as launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
 OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,

@@ -14,7 +14,8 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               `ladder.py --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
               'part 4': stages 13-18 against cuBLAS BF16 and against the tensor pipe's ceiling;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
-              page adds from another file, which cites that file.
+              page adds from another file, which cites that file. Stage 19's box reports its
+              run of the shape list (results/model_shapes_19.csv, scripts/shapes.py --csv).
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
@@ -28,12 +29,16 @@ import sys
 
 import ladder
 import ncu_profile
+import shapes
 from ladder import cut
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD_4096 = "results/ladder_4096.csv"
 RECORD_ARTICLES = "results/ladder.csv"
 CLOCKS = "results/clock_h100/part4_4096"
+# Stage 19 is measured on the shapes people run: its box reports its run of the shape list.
+SHAPES_STAGE = "19_gpu_stream_k"
+SHAPES_RECORD = "results/model_shapes_19.csv"
 SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
 # Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
 # SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
@@ -173,6 +178,25 @@ def gemm_box(stage, record, articles, previous):
     return text + f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES})"
 
 
+def shapes_box(stage, record):
+    """Stage 19's figures: its default over the committed run of the shape list, against
+    cuBLAS BF16 and against stage 18's default in the same programs, and at 4096^3."""
+    results = shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD))
+    own, base = [], []
+    for name, rows in results:
+        default, top = shapes.measured(rows)
+        own.append((shapes.percent_of(default, top), name))
+        base.append(shapes.percent_of(next(r for r in rows if r["role"] == "baseline"), top))
+    low = min(own)
+    rows = dict(record)[stage]
+    best = box_row(stage, rows)
+    return (f"over the {len(own)} shapes of `scripts/model_shapes.csv`, "
+            f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean; "
+            f"stage 18's default in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
+            f"{cut(low[0], 1)}% ({low[1]}); 4096^3: {rate_words(best, True)}, "
+            f"{of_ceiling(rows, best)}% of cuBLAS BF16 ({SOURCES})")
+
+
 def transpose_box(stage, record, previous):
     """A transpose's % of cudaMemcpy with each thread layout, and its gain on the stage
     before with the 32x8 layout."""
@@ -233,8 +257,12 @@ def sections():
         order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):
             previous = order[index - 1] if index else None
-            box = (gemm_box(stage, record, articles, previous) if kind == ladder.GEMM
-                   else transpose_box(stage, record, previous))
+            if stage == SHAPES_STAGE:
+                box = shapes_box(stage, record)
+            elif kind == ladder.GEMM:
+                box = gemm_box(stage, record, articles, previous)
+            else:
+                box = transpose_box(stage, record, previous)
             out[(os.path.join(stage, "README.md"), f"box {number(stage)}")] = box
     return out
 

@@ -45,21 +45,68 @@ def measured(rows):
     return own, top
 
 
+def percent_of(row, top):
+    return 100 * float(row["rate"]) / float(top["rate"])
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
 def table(results):
-    """The table of [(shape name, rows)] and its summary line."""
-    body, percents = [], []
+    """The table of [(shape name, rows)] and its summary lines. Where the programs also ran a
+    baseline (the stage before, in the same program), its % is a column; where they ran several
+    variants (--config all), so is the best of the default's choices on each shape (the
+    oracle): the other variants and the baseline."""
+    with_baseline = all(any(r["role"] == "baseline" for r in rows) for _, rows in results)
+    with_oracle = all(sum(r["role"] == "stage" for r in rows) > 1 for _, rows in results)
+    body, percents, baselines, oracles = [], [], [], []
     for name, rows in results:
         own, top = measured(rows)
-        percent = 100 * float(own["rate"]) / float(top["rate"])
+        percent = percent_of(own, top)
         percents.append((percent, name))
-        body.append([name, own["problem"], own["variant"], f"{float(own['rate']):.0f}",
-                     f"{float(top['rate']):.0f}", f"{ladder.cut(percent, 1)}%"])
-    text = ladder.table(["shape", "problem", "variant", "GFLOP/s", "cuBLAS BF16, same program",
-                         "% of it"], body)
-    mean = math.exp(sum(math.log(p) for p, _ in percents) / len(percents))
+        line = [name, own["problem"], own["variant"], f"{float(own['rate']):.0f}",
+                f"{float(top['rate']):.0f}", f"{ladder.cut(percent, 1)}%"]
+        if with_baseline:
+            base = next(r for r in rows if r["role"] == "baseline")
+            baselines.append((percent_of(base, top), name, percent))
+            line.append(f"{ladder.cut(baselines[-1][0], 1)}%")
+        if with_oracle:
+            # Every choice the default has: the other variants, and the baseline (stage 19's
+            # default may run stage 18's), but not the default itself.
+            choices = [r for r in rows if r["role"] == "stage"][1:]
+            choices += [r for r in rows if r["role"] == "baseline"]
+            best = max(choices, key=lambda r: float(r["rate"]))
+            oracles.append((percent_of(best, top), name, percent))
+            line += [best["variant"].split(",")[0], f"{ladder.cut(oracles[-1][0], 1)}%"]
+        body.append(line)
+    header = ["shape", "problem", "variant", "GFLOP/s", "cuBLAS BF16, same program", "% of it"]
+    if with_baseline:
+        header.append("baseline, % of cuBLAS")
+    if with_oracle:
+        header += ["best variant", "% of cuBLAS"]
     low = min(percents)
-    return (text + f"\n\nGeometric mean {ladder.cut(mean, 1)}% of cuBLAS BF16 over "
-            f"{len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
+    text = (ladder.table(header, body) +
+            f"\n\nGeometric mean {ladder.cut(geomean([p for p, _ in percents]), 1)}% of cuBLAS BF16 "
+            f"over {len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
+    if with_baseline:
+        slower = [(own - base, name) for base, name, own in baselines if own < base]
+        base_low = min(baselines)
+        text += (f"\nThe baseline in the same programs: geometric mean "
+                 f"{ladder.cut(geomean([b for b, _, _ in baselines]), 1)}%, lowest "
+                 f"{ladder.cut(base_low[0], 1)}% ({base_low[1]}); the default is below it on "
+                 f"{len(slower)} shape{'' if len(slower) == 1 else 's'}")
+        text += (f", by at most {ladder.cut(-min(slower)[0], 1)} points ({min(slower)[1]})."
+                 if slower else ".")
+    if with_oracle:
+        gaps = [(best - own, name) for best, name, own in oracles]
+        worst = max(gaps)
+        text += (f"\nThe best of the other variants and the baseline on each shape (the oracle): "
+                 f"geometric mean {ladder.cut(geomean([o for o, _, _ in oracles]), 1)}%, lowest "
+                 f"{ladder.cut(min(oracles)[0], 1)}% ({min(oracles)[1]}); ")
+        text += (f"the default is at most {ladder.cut(worst[0], 1)} points below it ({worst[1]})."
+                 if worst[0] > 0 else "the default is never below it.")
+    return text
 
 
 def run(options, log):
@@ -70,7 +117,8 @@ def run(options, log):
     shapes = read_shapes(options.shapes)
     for number, (name, m, n, k) in enumerate(shapes, 1):
         log(f"[{number}/{len(shapes)}] {name}:")
-        rows, reason = ladder.run_stage(stage, ladder.gemm_args(m, n, k) +
+        config = ["--config", options.config] if options.config else []
+        rows, reason = ladder.run_stage(stage, ladder.gemm_args(m, n, k) + config +
                                         ["--reps", str(options.reps)], log)
         if reason:
             print(f"skipped: {reason}")
@@ -96,6 +144,8 @@ def main():
     parser.add_argument("--stage", default=DEFAULT_STAGE, help="the stage program to run")
     parser.add_argument("--shapes", default=SHAPES, help="the shape list (name,m,n,k)")
     parser.add_argument("--reps", type=int, default=10, help="timed runs per shape")
+    parser.add_argument("--config", help="passed to the program: a variant, or all (every "
+                        "variant in each process; the table shows the first, the default)")
     parser.add_argument("--csv", help="also write every row, with its shape, to this CSV")
     parser.add_argument("--from-csv", metavar="CSV", help="print the table of a run's CSV")
     options = parser.parse_args()

@@ -7,12 +7,12 @@ n256), so the wrappers are generated rather than typed. Run from the repository 
 """
 from pathlib import Path
 
-# Per operand type: the widths N generated (those stages 16-18 use), the K of one
+# Per operand type: the widths N generated (those stages 16-19 use), the K of one
 # instruction, the PTX type, and the immediates after the scale-d predicate. BF16: scale A and
 # B by 1, A not transposed (K-major), B transposed (N-major). TF32 has no transpose operands:
 # both A and B must be K-major in shared memory.
 TYPES = {
-    "bf16": ((128, 192, 256), 16, "bf16", "1, 1, 0, 1",
+    "bf16": ((64, 128, 192, 256), 16, "bf16", "1, 1, 0, 1",
              "N-major: the 1 in the last operand transposes it"),
     "tf32": ((192, 256), 8, "tf32", "1, 1",
              "K-major: TF32 has no transpose, B^T's rows are B's columns"),

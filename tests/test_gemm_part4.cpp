@@ -1,10 +1,10 @@
-// Stages 13-18 on the GPU: BF16 operands, FP32 results, against a double-precision reference
+// Stages 13-19 on the GPU: BF16 operands, FP32 results, against a double-precision reference
 // computed from the rounded inputs (every product exact), within the tensor-core bound
 // tensor_gemm_gamma(K). Every variant and tiling on shapes around every tile edge in M, N and
 // K, with operands laid out four ways inside NaN-filled buffers with guard cells around them,
 // and the path each launcher took checked against the 16-byte alignment rule (for 16-18: TMA
-// where it holds, stage 15's kernel where not). Stages 16-18 also run many times at a large K,
-// bit for bit the same each time ([repeatable]). Tagged [sm80] (13-15) and [sm90] (16-18,
+// where it holds, stage 15's kernel where not). Stages 16-19 also run many times at a large K,
+// bit for bit the same each time ([repeatable]). Tagged [sm80] (13-15) and [sm90] (16-19,
 // sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
 #include <catch2/catch.hpp>
 
@@ -23,6 +23,7 @@
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "18_gpu_persistent_clusters/kernel.hpp"
+#include "19_gpu_stream_k/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -421,6 +422,44 @@ TEST_CASE("18 persistent clusters: bit-identical results run after run",
           "[gpu][sm90][stage18][repeatable]") {
   require_repeatable(
       named_variants({persistent_configs().front(), "128x256_c2_g8"}, launch_gemm_persistent));
+}
+
+// Stage 19's variants, through one workspace (one launch at a time, as the tests run). Its
+// shapes: stage 16-18's, where split-K divides the smaller ones (fewer tiles than clusters), and
+// one whose few tiles and long K (65 slices) give Stream-K runs of a few slices, crossing tile
+// boundaries, for every tiling.
+std::vector<Variant> stream_k_variants(const std::vector<std::string>& names,
+                                       const StreamKWorkspace& workspace) {
+  std::vector<Variant> variants;
+  for (const std::string& name : names) {
+    variants.push_back({name, [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                          return launch_gemm_stream_k(name, a, b, c, workspace);
+                        }});
+  }
+  return variants;
+}
+
+std::vector<test::GemmCase> stream_k_cases() {
+  std::vector<test::GemmCase> cases =
+      std::getenv("LADDER_QUICK_SHAPES") != nullptr ? part4_cases() : hopper_cases();
+  cases.push_back({130, 300, 4136});
+  return cases;
+}
+
+TEST_CASE("19 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage19]") {
+  const StreamKWorkspace workspace;
+  check_part4(stream_k_variants(stream_k_configs(), workspace), OperandPath::tma,
+              stream_k_cases());
+}
+
+// The partial tiles are added in a fixed order, so split-K and Stream-K give the same bits
+// every run, as the whole tiles do.
+TEST_CASE("19 Stream-K: bit-identical results run after run",
+          "[gpu][sm90][stage19][repeatable]") {
+  const StreamKWorkspace workspace;
+  require_repeatable(stream_k_variants({stream_k_configs().front(), "128x256_c2_split",
+                                        "128x256_c2_stream", "128x128_c1_stream"},
+                                       workspace));
 }
 
 // Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products

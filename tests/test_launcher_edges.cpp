@@ -1,4 +1,4 @@
-// Every public launcher of stages 03-18 at the edges of its contract (common/matrix.hpp): a
+// Every public launcher of stages 03-19 at the edges of its contract (common/matrix.hpp): a
 // view that breaks the int-index rule is refused before any CUDA call (so those tests need no
 // GPU), an empty C is no work, and K = 0 makes C = 0, every sum empty, as the kernels of
 // stages 03-12 always wrote it.
@@ -28,6 +28,7 @@
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "18_gpu_persistent_clusters/kernel.hpp"
+#include "19_gpu_stream_k/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -125,6 +126,19 @@ std::vector<Launcher<MatrixBf16>> hopper_launchers() {
   add_configs(launchers, "16 ", tma_wgmma_configs(), launch_gemm_tma_wgmma);
   add_configs(launchers, "17 ", warp_specialized_configs(), launch_gemm_warp_specialized);
   add_configs(launchers, "18 ", persistent_configs(), launch_gemm_persistent);
+  return launchers;
+}
+
+// Stage 19's variants, through one workspace (which needs a GPU to exist: these run in [gpu]
+// tests).
+std::vector<Launcher<MatrixBf16>> stream_k_launchers(const StreamKWorkspace& workspace) {
+  std::vector<Launcher<MatrixBf16>> launchers;
+  for (const std::string& config : stream_k_configs()) {
+    launchers.push_back({"19 " + config,
+                         [config, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                           launch_gemm_stream_k(config, a, b, c, workspace);
+                         }});
+  }
   return launchers;
 }
 
@@ -337,6 +351,12 @@ TEST_CASE("13-15 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm
 
 TEST_CASE("16-18 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm90]") {
   require_edges_handled<DeviceMatrixBf16>(hopper_launchers());
+}
+
+TEST_CASE("19 launchers: the int rule, empty C and K = 0", "[gpu][sm90][stage19]") {
+  const StreamKWorkspace workspace;
+  require_rule_refused(stream_k_launchers(workspace));
+  require_edges_handled<DeviceMatrixBf16>(stream_k_launchers(workspace));
 }
 
 TEST_CASE("18 TF32: empty C is no work and K = 0 gives C = 0", "[gpu][sm90][stage18]") {

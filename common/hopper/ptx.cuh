@@ -131,6 +131,23 @@ __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
 }
 
+// ---- flags in global memory, between blocks (stage 19's partial tiles) ------------------
+
+// Publishes this thread's earlier writes (and, after a barrier, its block's) to any thread on
+// the GPU that reads the flag with flag_wait.
+__device__ inline void flag_set(int* flag) {
+  asm volatile("st.release.gpu.global.b32 [%0], 1;\n" ::"l"(flag) : "memory");
+}
+// Waits until the flag is set, then clears it for the next launch; the writes published
+// before it was set are then visible to this thread (and, after a barrier, to its block).
+__device__ inline void flag_wait_and_clear(int* flag) {
+  int set = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(set) : "l"(flag) : "memory");
+  } while (set == 0);
+  *flag = 0;
+}
+
 // ---- registers, clusters --------------------------------------------------------------
 
 // Gives this warpgroup's registers back to the pool (dec) or takes more from it (inc).

@@ -68,8 +68,9 @@ __device__ inline std::uint64_t descriptor(const void* tile, std::uint32_t leadi
 template <int N>
 __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
                                  int accumulate) {
-  static_assert(N == 128 || N == 192 || N == 256,
-                "scripts/wgmma_wrappers.py writes n128, n192 and n256");
+  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes n64, n128, n192 and n256");
+  if constexpr (N == 64) wgmma_m64n64k16(d, a, b, accumulate);
   if constexpr (N == 128) wgmma_m64n128k16(d, a, b, accumulate);
   if constexpr (N == 192) wgmma_m64n192k16(d, a, b, accumulate);
   if constexpr (N == 256) wgmma_m64n256k16(d, a, b, accumulate);

@@ -28,7 +28,8 @@ class FiguresTest(ScriptTest):
         root = os.path.join(self.folder, name)
         for page in STAGE_PAGES + ["results/clock_h100/part4_4096"]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
-        for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES):
+        for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES,
+                     figures.SHAPES_RECORD):
             shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
         return root
 

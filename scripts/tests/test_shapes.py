@@ -55,6 +55,28 @@ class ShapesTest(ScriptTest):
         self.assertIn("Geometric mean 100.0% of cuBLAS BF16 over 2 shapes; lowest 50.0% (a).",
                       done.stdout)
 
+    def test_a_baseline_and_several_variants_give_the_baseline_and_the_oracle(self):
+        done = self.shapes_py("--from-csv", self.write("all.csv", """\
+            stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
+            19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,80,GFLOP/s,,yes,a
+            19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
+            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,1,1,3,95,GFLOP/s,,yes,a
+            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,99,GFLOP/s,,yes,b
+            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,b
+            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            """))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        # The baseline: sqrt(80% x 100%) = 89.4%; the rule is 1 point below it on b.
+        self.assertIn("The baseline in the same programs: geometric mean 89.4%, lowest 80.0% (a); "
+                      "the default is below it on 1 shape, by at most 1.0 points (b).", done.stdout)
+        # The oracle takes the other variant on a (95%) and the baseline on b (100%), never the
+        # default itself.
+        self.assertIn("(the oracle): geometric mean 97.4%, lowest 95.0% (a); the default is at "
+                      "most 5.0 points below it (a).", done.stdout)
+        self.assertIn("| 18 base", done.stdout)
+
     def test_no_gpu_is_a_skip_with_the_reason(self):
         build = self.stage("0", "0", exit_code=NO_GPU,
                            stderr="18_gpu: skipped: no usable CUDA device\n")

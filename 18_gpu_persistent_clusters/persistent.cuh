@@ -1,0 +1,257 @@
+// Stage 18's building blocks, which stage 19 reuses: what the kernel multiplies (BF16), the
+// tile configuration, the order in which clusters take tiles, the epilogue through TMA stores,
+// and the launch of one block per SM in clusters. The kernel itself is in kernel.cu.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <mutex>
+
+#include "common/cuda_check.hpp"
+#include "common/errors.hpp"
+#include "common/hopper/ptx.cuh"
+#include "common/hopper/warpgroup.cuh"
+#include "common/tensor_map.hpp"
+#include "common/tile_order.cuh"
+
+namespace ladder::persistent {
+
+using namespace hopper;
+
+// What the kernel multiplies: BF16 A (K-major) and B (N-major) as in stages 16-17. A slice is
+// 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64 such lines
+// (8 KB). Stage 18's TF32 variant has its own (kernel.cu) with the same slot sizes.
+struct Bf16Operands {
+  using View = MatrixBf16;
+  static constexpr int kSliceK = hopper::kSliceK;
+  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
+  // (column n, row k0) of B.
+  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
+  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
+  template <int N>
+  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
+                                  float (&acc)[N / 2], bool accumulate) {
+    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
+                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
+  }
+};
+
+// The epilogue's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes
+// (128-byte rows, swizzled as TMA reads them), 16 KB, after the ring. For 128 x 256 tiles,
+// 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the
+// H100's 232,448 a block.
+constexpr int kStagingBytes = 64 * 64 * 4;
+
+// BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
+// m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
+// tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
+// over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
+// memory and TMA stores where C allows (an ablation turns it off); EvenRounds: a persistent
+// grid trimmed to the fewest clusters that finish in the same number of rounds of tiles (an
+// ablation keeps every cluster that fits). Slots ring slots (four, as stage 17's, unless a
+// tiling asks for more), each with a full and an empty barrier.
+template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
+          bool TmaStore = true, bool EvenRounds = true, int Slots = 4>
+struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStagingBytes> {
+  static constexpr int kConsumerRows = ConsumerRows;
+  static constexpr int kClusterM = ClusterM;
+  static constexpr int kGroupM = GroupM;
+  static constexpr bool kPersistent = Persistent;
+  static constexpr bool kTmaStore = TmaStore;
+  static constexpr bool kEvenRounds = EvenRounds;
+  static constexpr int kConsumers = BlockM / ConsumerRows;
+  static constexpr int kThreads = (1 + kConsumers) * 128;
+  static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
+};
+
+// A block's dynamic shared memory as Cfg lays it out: the ring of slots, each consumer's
+// staging buffer (kStagingBytes), then each slot's full and empty barriers. empty[slot] counts
+// every consumer of every block in the cluster, since each block's loads of B write into all
+// of them.
+template <class Cfg>
+struct SharedLayout {
+  unsigned char* ring;
+  unsigned char* staging;
+  std::uint64_t* full;
+  std::uint64_t* empty;
+  __device__ explicit SharedLayout(unsigned char* shared)
+      : ring(align_to_swizzle(shared)),
+        staging(ring + Cfg::kSlots * Cfg::kSlotBytes),
+        full(reinterpret_cast<std::uint64_t*>(staging + Cfg::kConsumers * kStagingBytes)),
+        empty(full + Cfg::kSlots) {}
+};
+
+// Thread 0 initialises the barriers; then the block (or the cluster: its barriers are
+// initialised before any block arrives on or copies to another's) waits for them.
+template <class Cfg>
+__device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
+  if (threadIdx.x == 0) {
+    for (int slot = 0; slot < Cfg::kSlots; ++slot) {
+      barrier_init(&layout.full[slot], 1);
+      barrier_init(&layout.empty[slot], Cfg::kConsumers * Cfg::kClusterM);
+    }
+    barrier_init_fence();
+  }
+  if constexpr (Cfg::kClusterM > 1) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
+}
+
+// The producer's step `it` (counted over every slice the block loads): once the consumers of
+// every block in the cluster have freed the slot, slice s of the tile at (row0, col0) into it,
+// A's rows and B's boxes. The blocks of a cluster need the same slice of B; block r loads boxes
+// r, r + kClusterM, ... and multicasts each to all.
+template <class Ops, class Cfg>
+__device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
+                                  const CUtensorMap* b_map, int it, int s, int row0, int col0,
+                                  std::uint32_t rank) {
+  const int slot = it % Cfg::kSlots;
+  if (it >= Cfg::kSlots) barrier_wait(&layout.empty[slot], (it / Cfg::kSlots - 1) % 2);
+  unsigned char* to = layout.ring + slot * Cfg::kSlotBytes;
+  std::uint64_t* full = &layout.full[slot];
+  barrier_expect_bytes(full, Cfg::kSlotBytes);
+  tma_load(to, a_map, full, s * Ops::kSliceK, row0);
+#pragma unroll
+  for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += Cfg::kClusterM) {
+    unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
+    const int2 at = Ops::b_box(s * Ops::kSliceK, col0 + box * 64);
+    if constexpr (Cfg::kClusterM > 1) {
+      tma_load_multicast(box_to, b_map, full, at.x, at.y, (1 << Cfg::kClusterM) - 1);
+    } else {
+      tma_load(box_to, b_map, full, at.x, at.y);
+    }
+  }
+}
+
+// A consumer hands slot `it` back to every block of the cluster: its thread r arrives on rank
+// r's empty barrier.
+template <class Cfg>
+__device__ inline void release_slot(const SharedLayout<Cfg>& layout, int it, int thread) {
+  if (thread < Cfg::kClusterM) {
+    if constexpr (Cfg::kClusterM > 1) {
+      barrier_arrive_in_block(&layout.empty[it % Cfg::kSlots], static_cast<std::uint32_t>(thread));
+    } else {
+      barrier_arrive(&layout.empty[it % Cfg::kSlots]);
+    }
+  }
+}
+
+// Which tile a cluster computes on its i-th turn: tiles numbered in groups of kGroupM cluster
+// rows (of kClusterM tile rows each), walking down a group's column before moving right
+// (common/tile_order.cuh), so that clusters running at the same time share slices in L2.
+template <class Cfg>
+struct TileOrder {
+  int tiles_n;
+  int cluster_rows;  // rows of clusters: tile rows / kClusterM, rounded up
+  __device__ TileOrder(const Matrix& c)
+      : tiles_n((c.width + Cfg::kBlockN - 1) / Cfg::kBlockN),
+        cluster_rows(((c.height + Cfg::kBlockM - 1) / Cfg::kBlockM + Cfg::kClusterM - 1) /
+                     Cfg::kClusterM) {}
+  __device__ int count() const { return cluster_rows * tiles_n; }
+  // The origin in C of tile t for the block of this rank in its cluster.
+  __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
+    const TileOrigin at = grouped_tile_origin(t, cluster_rows, tiles_n, Cfg::kGroupM, Cfg::kBlockM,
+                                              Cfg::kBlockN, Cfg::kClusterM, static_cast<int>(rank));
+    row0 = at.row;
+    col0 = at.col;
+  }
+};
+
+// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
+// Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
+// 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),
+// and one thread hands the two 32-column boxes to TMA, which clips them at C's edges. The
+// 8-byte stores are served a half-warp at a time, whose 4 rows reach only 4 of the 8 chunk
+// positions: 2-way bank conflicts (Nsight Compute: 4.7 wavefronts a request, 2 ideal). The
+// consumer moves on once the copy engine has read the buffer, not when
+// the bytes reach memory: the writes to C overlap the next tile's products.
+template <int N>
+__device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
+                                               const float (&acc)[N / 2], int row0, int col0,
+                                               int thread, int barrier_id) {
+  const int row = thread / 32 * 16 + thread % 32 / 4;
+#pragma unroll
+  for (int round = 0; round < N / 64; ++round) {
+    if (thread == 0) bulk_wait_read();  // the last round's boxes have left the buffer
+    sync_threads(barrier_id, 128);
+#pragma unroll
+    for (int group = 0; group < 8; ++group) {  // 8-column groups of this round
+      const int j = round * 8 + group;
+      const int col = group * 8 + thread % 4 * 2;  // 0..63 within the round
+      const int box = col / 32;
+      const int chunk = col % 32 / 4;
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int r = row + half * 8;
+        const int byte = box * 64 * 128 + r * 128 + (chunk ^ r % 8) * 16 + col % 4 * 4;
+        *reinterpret_cast<float2*>(staging + byte) =
+            make_float2(acc[j * 4 + half * 2], acc[j * 4 + half * 2 + 1]);
+      }
+    }
+    fence_shared_for_tma();
+    sync_threads(barrier_id, 128);
+    if (thread == 0) {
+      tma_store(c_map, staging, col0 + round * 64, row0);
+      tma_store(c_map, staging + 64 * 128, col0 + round * 64 + 32, row0);
+      bulk_commit();
+    }
+  }
+}
+
+// How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
+// Neither copied nor moved: config.attrs points at this object's own cluster_shape, which a
+// copy's config would still point at after the original is gone.
+template <class Cfg>
+struct Launch {
+  cudaLaunchAttribute cluster_shape = {};
+  cudaLaunchConfig_t config = {};
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
+  explicit Launch(long long blocks) {
+    cluster_shape.id = cudaLaunchAttributeClusterDimension;
+    cluster_shape.val.clusterDim.x = Cfg::kClusterM;
+    cluster_shape.val.clusterDim.y = 1;
+    cluster_shape.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSharedBytes;
+    config.attrs = &cluster_shape;
+    config.numAttrs = 1;
+  }
+};
+
+template <class Cfg>
+long long cluster_tiles(const Matrix& c) {
+  const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
+  const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
+  return (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
+}
+
+// As many clusters of Cfg's blocks as the GPU holds at once running `kernel` (132 SMs, 1 block
+// each: 66 pairs on the H100), asked of the device rather than assumed, again whenever the
+// current device changes. Kernels of one Cfg (TMA or direct store) take the same threads,
+// registers and shared memory, so one answer serves them all. It is kept for the next call
+// under a lock: host threads may launch at once.
+template <class Cfg, class Kernel>
+int resident_clusters_of(Kernel kernel) {
+  static std::mutex mutex;
+  static int asked_device = -1;
+  static int resident = 0;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (device != asked_device) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Cfg::kSharedBytes));
+    Launch<Cfg> one_wave(Cfg::kClusterM);
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &one_wave.config));
+    if (resident < 1) throw CudaError("not one cluster of these blocks fits on this GPU");
+    asked_device = device;
+  }
+  return resident;
+}
+
+}  // namespace ladder::persistent

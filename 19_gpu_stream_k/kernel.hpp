@@ -1,0 +1,56 @@
+// Stage 19: dividing the work when the tiles do not fill the GPU in whole waves. Stage 18's
+// kernel walks parts of tiles (a tile and a range of its k-slices) instead of whole tiles: split-K
+// cuts the last wave's tiles along K, Stream-K gives every cluster an equal share of the
+// multiply-accumulate iterations across tile boundaries; the parts of a tile are added in a fixed
+// order through a workspace, so every run gives the same bits. Narrower tiles are the third way
+// to fill the SMs, and a rule measured per shape picks among them. sm_90a only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/matrix.hpp"
+#include "common/matrix_bf16.hpp"
+#include "common/operand_path.hpp"
+
+namespace ladder {
+
+// The variants this stage is built with, by name; the first (by_shape) is the default, which
+// picks one of the others per shape. The others are a tiling (128 x N tiles, clusters of 1 or
+// 2) and a division: dp (whole tiles, as stage 18), split (the last wave's tiles split along K)
+// or stream (Stream-K).
+std::vector<std::string> stream_k_configs();
+
+// Where the parts of split tiles meet: FP32 partial tiles and one flag per partial. Allocated
+// once, on the current device, large enough for every shape and variant (a 128 x 256 FP32 tile
+// for each of its SMs), and reused by every launch: a launch leaves the flags clear, as it found
+// them. One launch at a time may use it. Not copyable.
+class StreamKWorkspace {
+ public:
+  StreamKWorkspace();
+  ~StreamKWorkspace();
+  StreamKWorkspace(const StreamKWorkspace&) = delete;
+  StreamKWorkspace& operator=(const StreamKWorkspace&) = delete;
+
+  // What the constructor allocates on the current device (for the memory check before it).
+  static std::uint64_t bytes_needed();
+
+  float* partials() const { return partials_; }
+  int* flags() const { return flags_; }
+  int blocks() const { return blocks_; }  // blocks it holds a partial tile for
+
+ private:
+  float* partials_ = nullptr;
+  int* flags_ = nullptr;
+  int blocks_ = 0;
+};
+
+// c = a * b on device views with the named variant, any sizes and strides; the path and the
+// errors as launch_gemm_tma_wgmma's (stage 15's kernel where A or B allow no tensor map). An
+// unknown variant throws std::invalid_argument, and so does a workspace too small for the
+// GPU it runs on (one made on another device).
+OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
+                                 const StreamKWorkspace& workspace);
+
+}  // namespace ladder

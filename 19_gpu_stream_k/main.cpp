@@ -1,0 +1,68 @@
+// Stage 19: stage 18's kernel walking parts of tiles, so that the work fills the GPU when the
+// tiles do not come in whole waves: split-K, Stream-K, narrower tiles, and a rule that picks
+// among them per shape. Timed against stage 18's default and cuBLAS BF16 in the same run.
+// --config all runs every variant: the rule's evidence (scripts/shapes.py). sm_90a only: every
+// other GPU exits 77.
+//   cmake --preset native && cmake --build --preset native --target 19_gpu_stream_k
+//   build-native/bin/19_gpu_stream_k --help
+#include <string>
+#include <vector>
+
+#include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
+#include "18_gpu_persistent_clusters/kernel.hpp"
+#include "19_gpu_stream_k/kernel.hpp"
+#include "common/device_probe.hpp"
+#include "common/harness/memory_budget.hpp"
+#include "common/harness/program.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace {
+
+using ladder::Matrix;
+using ladder::MatrixBf16;
+
+int stage_main(int argc, char** argv) {
+  ladder::Cli cli("19_gpu_stream_k",
+                  "stage 18's kernel over parts of tiles: split-K, Stream-K and narrower tiles, "
+                  "picked per shape");
+  ladder::GemmShape shape;
+  ladder::RunOptions options = ladder::gpu_run_defaults();
+  std::string config;
+  ladder::add_gemm_shape(cli, shape);
+  ladder::add_run_options(cli, options);
+  ladder::add_config_choice(
+      cli, &config, ladder::stream_k_configs(),
+      "the variant: by_shape (the default, the rule), or a tiling and a division (dp, split, "
+      "stream); all runs every one");
+  if (!cli.parse(argc, argv)) return ladder::kExitOk;
+  const auto device = ladder::require_device();
+  ladder::require_hopper();
+
+  ladder::Report report("19_gpu_stream_k", shape.describe(), device.describe());
+  ladder::TensorGemmBench bench(shape, options);
+  ladder::require_device_memory(shape.describe() + " (stage 19's workspace)",
+                                ladder::StreamKWorkspace::bytes_needed());
+  const ladder::StreamKWorkspace workspace;
+  const std::string stage18 = ladder::persistent_configs().front();
+  bench.run(report, "18 persistent clusters", ladder::Role::baseline,
+            [stage18](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::launch_gemm_persistent(stage18, a, b, c);
+            });
+  const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
+  for (const std::string& name : ladder::stream_k_configs()) {
+    if (!ladder::config_selected(config, name)) continue;
+    bench.run(report, name + ", " + path, ladder::Role::stage,
+              [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                ladder::launch_gemm_stream_k(name, a, b, c, workspace);
+              });
+  }
+  bench.run_cublas(report);
+  return report.print(options.csv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return ladder::run_program("19_gpu_stream_k", stage_main, argc, argv);
+}

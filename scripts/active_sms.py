@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""How much of the GPU each kernel kept busy: the table of stage 19's Nsight Compute evidence.
+
+    python3 scripts/active_sms.py results/active_sms_19.csv
+
+The input is `ncu --csv` output (--clock-control none, the metrics below) with the shape put
+in front of every line as its own first column (results/README.md gives the command). One row
+per shape and kernel, the median over its launches: blocks launched and cluster size, the
+duration, and the share of the SMs' time they were active, sm__cycles_active.avg over
+sm__cycles_elapsed.max (the SMs' mean active cycles over the kernel's span): the idle SMs of a
+partly filled last wave lower it.
+"""
+import csv
+import statistics
+import sys
+from collections import OrderedDict
+
+import ncu_profile
+
+METRICS = ("gpu__time_duration.sum", "sm__cycles_active.avg", "sm__cycles_elapsed.max",
+           "launch__grid_size", "launch__cluster_dim_x")
+
+
+def read(path):
+    """{(shape, kernel): {metric: [value per launch]}} in the file's order."""
+    kernels = OrderedDict()
+    header = None
+    with open(path, newline="") as f:
+        for row in csv.reader(f):
+            if len(row) > 1 and row[1] == "ID":
+                header = ["shape"] + row[1:]
+                continue
+            if header is None or len(row) != len(header):
+                continue
+            line = dict(zip(header, row))
+            if line["Metric Name"] not in METRICS:
+                continue
+            key = (line["shape"], ncu_profile.short_name(line["Kernel Name"]).replace("ladder::", ""))
+            values = kernels.setdefault(key, {}).setdefault(line["Metric Name"], {})
+            values[line["ID"]] = ncu_profile.number(line["Metric Value"])
+    return kernels
+
+
+def table(kernels):
+    lines = ["| shape | kernel | blocks | cluster | time (us) | SMs active |",
+             "|---|---|---:|---:|---:|---:|"]
+    for (shape, kernel), metrics in kernels.items():
+        median = {name: statistics.median(metrics[name].values()) for name in METRICS}
+        active = median["sm__cycles_active.avg"] / median["sm__cycles_elapsed.max"]
+        lines.append(f"| {shape} | `{kernel[:60]}` | {median['launch__grid_size']:.0f} | "
+                     f"{median['launch__cluster_dim_x']:.0f} | "
+                     f"{median['gpu__time_duration.sum'] / 1000:.1f} | {100 * active:.0f}% |")
+    return "\n".join(lines)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        kernels = read(sys.argv[1])
+    except OSError as error:
+        print(f"active_sms.py: {error}", file=sys.stderr)
+        return 2
+    if not kernels:
+        print(f"active_sms.py: no kernel rows with the metrics in {sys.argv[1]}", file=sys.stderr)
+        return 2
+    print(table(kernels))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
