@@ -15,7 +15,9 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               'part 4': stages 13-18 against cuBLAS BF16 and against the tensor pipe's ceiling;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. Stage 19's box reports its
-              run of the shape list (results/model_shapes_19.csv, scripts/shapes.py --csv).
+              run of the shape list (results/model_shapes_19.csv, scripts/shapes.py --csv),
+              and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
+              its 'active sms' what scripts/active_sms.py prints of results/stage19/.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
@@ -27,6 +29,7 @@ import re
 import statistics
 import sys
 
+import active_sms
 import ladder
 import ncu_profile
 import shapes
@@ -39,6 +42,7 @@ CLOCKS = "results/clock_h100/part4_4096"
 # Stage 19 is measured on the shapes people run: its box reports its run of the shape list.
 SHAPES_STAGE = "19_gpu_stream_k"
 SHAPES_RECORD = "results/model_shapes_19.csv"
+ACTIVE_SMS = "results/stage19/active_sms.csv"
 SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
 # Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
 # SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
@@ -253,6 +257,10 @@ def sections():
     record = big[0][ladder.GEMM] + big[0][ladder.TRANSPOSE]
     articles = small[0][ladder.GEMM] + small[0][ladder.TRANSPOSE]
     out[("README.md", "part 4")] = part4_table(record, articles)
+    out[(os.path.join(SHAPES_STAGE, "README.md"), "shapes")] = shapes.table(
+        shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
+    out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
+        active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))
     for kind in (ladder.GEMM, ladder.TRANSPOSE):
         order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):

@@ -45,6 +45,11 @@ def measured(rows):
     return own, top
 
 
+# A row's median this far above its fastest run says the GPU was disturbed while it ran (the
+# runs of one row are seconds apart): the summary names such rows.
+NOISY = 1.15
+
+
 def percent_of(row, top):
     return 100 * float(row["rate"]) / float(top["rate"])
 
@@ -106,6 +111,13 @@ def table(results):
                  f"{ladder.cut(min(oracles)[0], 1)}% ({min(oracles)[1]}); ")
         text += (f"the default is at most {ladder.cut(worst[0], 1)} points below it ({worst[1]})."
                  if worst[0] > 0 else "the default is never below it.")
+    noisy = [(float(r["median_ms"]) / float(r["min_ms"]), name, r["variant"].split(",")[0])
+             for name, rows in results for r in rows
+             if float(r["min_ms"]) > 0 and float(r["median_ms"]) > NOISY * float(r["min_ms"])]
+    text += (f"\nRows whose median is more than {NOISY:g}x their fastest run: {len(noisy)}"
+             + (" (" + "; ".join(f"{name}, {variant}: {ratio:.2f}x" for ratio, name, variant
+                                 in sorted(noisy, reverse=True)[:5])
+                + ("; ..." if len(noisy) > 5 else "") + ")." if noisy else "."))
     return text
 
 

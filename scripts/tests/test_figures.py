@@ -28,8 +28,9 @@ class FiguresTest(ScriptTest):
         root = os.path.join(self.folder, name)
         for page in STAGE_PAGES + ["results/clock_h100/part4_4096"]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
+        os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES,
-                     figures.SHAPES_RECORD):
+                     figures.SHAPES_RECORD, figures.ACTIVE_SMS):
             shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
         return root
 

@@ -54,13 +54,14 @@ class ShapesTest(ScriptTest):
         # sqrt(50% x 200%) = 100%, not the arithmetic 125%.
         self.assertIn("Geometric mean 100.0% of cuBLAS BF16 over 2 shapes; lowest 50.0% (a).",
                       done.stdout)
+        self.assertIn("Rows whose median is more than 1.15x their fastest run: 0.", done.stdout)
 
     def test_a_baseline_and_several_variants_give_the_baseline_and_the_oracle(self):
         done = self.shapes_py("--from-csv", self.write("all.csv", """\
             stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
             19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,80,GFLOP/s,,yes,a
             19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
-            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,1,1,3,95,GFLOP/s,,yes,a
+            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,2,1,3,95,GFLOP/s,,yes,a
             19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
             19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
             19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,99,GFLOP/s,,yes,b
@@ -76,6 +77,9 @@ class ShapesTest(ScriptTest):
         self.assertIn("(the oracle): geometric mean 97.4%, lowest 95.0% (a); the default is at "
                       "most 5.0 points below it (a).", done.stdout)
         self.assertIn("| 18 base", done.stdout)
+        # A median twice the fastest run is named as noisy.
+        self.assertIn("Rows whose median is more than 1.15x their fastest run: 1 (a, wide: 2.00x).",
+                      done.stdout)
 
     def test_no_gpu_is_a_skip_with_the_reason(self):
         build = self.stage("0", "0", exit_code=NO_GPU,
@@ -93,6 +97,13 @@ class ShapesTest(ScriptTest):
                                   2, "cannot read the shape list")
         self.assert_clear_failure(self.shapes_py("--from-csv", self.shapes), 2,
                                   "not a CSV that shapes.py --csv wrote")
+
+    def test_the_other_committed_lists_are_readable(self):
+        import shapes
+        for name, count in (("model_shapes_more.csv", 15), ("model_shapes_heldout.csv", 12)):
+            listed = shapes.read_shapes(os.path.join(REPO, "scripts", name))
+            self.assertEqual(len(listed), count, name)
+            self.assertTrue(all(m > 0 and n > 0 and k > 0 for _, m, n, k in listed), name)
 
     def test_the_committed_list_has_the_issues_21_shapes(self):
         with open(os.path.join(REPO, "scripts", "model_shapes.csv")) as f:
