@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // As many clusters as the GPU holds at once (persistent.cuh), for this stage's kernel.
 template <class Ops, class Cfg>
 int resident_clusters() {
-  return resident_clusters_of<Cfg>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>);
+  return resident_clusters_of<Cfg, gemm_persistent<Ops, Cfg, Cfg::kTmaStore>>();
 }
 
 // One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many

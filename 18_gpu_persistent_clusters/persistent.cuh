@@ -230,13 +230,14 @@ long long cluster_tiles(const Matrix& c) {
   return (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
 }
 
-// As many clusters of Cfg's blocks as the GPU holds at once running `kernel` (132 SMs, 1 block
+// As many clusters of Cfg's blocks as the GPU holds at once running Kernel (132 SMs, 1 block
 // each: 66 pairs on the H100), asked of the device rather than assumed, again whenever the
-// current device changes. Kernels of one Cfg (TMA or direct store) take the same threads,
-// registers and shared memory, so one answer serves them all. It is kept for the next call
-// under a lock: host threads may launch at once.
-template <class Cfg, class Kernel>
-int resident_clusters_of(Kernel kernel) {
+// current device changes. Each kernel keeps its own answer (Kernel is the function itself, so
+// BF16 and TF32 kernels of one signature are asked apart); a Cfg's kernels with a TMA or a
+// direct store take the same threads, registers and shared memory, so the launchers ask for
+// one of them. It is kept for the next call under a lock: host threads may launch at once.
+template <class Cfg, auto Kernel>
+int resident_clusters_of() {
   static std::mutex mutex;
   static int asked_device = -1;
   static int resident = 0;
@@ -244,10 +245,10 @@ int resident_clusters_of(Kernel kernel) {
   CUDA_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
   if (device != asked_device) {
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Cfg::kSharedBytes));
     Launch<Cfg> one_wave(Cfg::kClusterM);
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, kernel, &one_wave.config));
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, Kernel, &one_wave.config));
     if (resident < 1) throw CudaError("not one cluster of these blocks fits on this GPU");
     asked_device = device;
   }

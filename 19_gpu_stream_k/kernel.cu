@@ -249,7 +249,7 @@ constexpr int kMaxSplit = 4;
 
 template <class Cfg>
 int resident_clusters() {
-  return resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>);
+  return resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
 }
 
 // The division of c's tiles by `scheme` among at most `resident` clusters. Data-parallel is
@@ -305,10 +305,10 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   // A slot of 64 x kBlockN sums per consumer: the workspace holds 128 x 256 per block.
   static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
                 "a partial tile the workspace holds");
-  if (blocks > workspace.blocks()) {
+  if (blocks > workspace.blocks()) {  // never on the device it was made for (one block per SM)
     throw std::invalid_argument("stage 19: the workspace holds partial tiles for " +
-                                std::to_string(workspace.blocks()) + " blocks, this GPU runs " +
-                                std::to_string(blocks) + " (a workspace made on another GPU?)");
+                                std::to_string(workspace.blocks()) + " blocks, the launch takes " +
+                                std::to_string(blocks));
   }
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Bf16Operands::b_map(b);
@@ -336,7 +336,9 @@ using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 //     those fit one wave; else stage 18's default;
 //   - a wave or more: stage 18's default, but with its last wave split along K where the
 //     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
-//     waves) and the last wave can be split two ways or more.
+//     waves), C has two tile rows or more, and the last wave can be split two ways or more.
+// "Split-K" rows split only where the division finds tiles to split: where the tiles of the
+// last wave are more than half a wave, divide() keeps them whole.
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const long long sms = resident_clusters<Half>();
   const long long tiles = ((c.height + 127) / 128) * static_cast<long long>((c.width + 255) / 256);
@@ -352,7 +354,7 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
     if (4 * tiles >= 3 * sms && slices >= 64 && pairs_fit) {
       return launch<Wide, Scheme::data_parallel>(a, b, c, workspace);
     }
-  } else if (persistent_default_tiling(c) == "128x256_c2_g8" &&
+  } else if (c.height > 128 && persistent_default_tiling(c) == "128x256_c2_g8" &&
              divide<Wide>(c, a.width, Scheme::split_k).split > 1) {
     return launch<Wide, Scheme::split_k>(a, b, c, workspace);
   }
@@ -385,17 +387,21 @@ namespace {
 constexpr std::size_t kPartialBytesPerBlock = 128 * 256 * sizeof(float);
 constexpr std::size_t kFlagBytesPerBlock = 2 * sizeof(int);
 
-int sm_count() {
+int current_device() {
   int device = 0;
-  int sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+int sm_count(int device) {
+  int sms = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   return sms;
 }
 
 }  // namespace
 
-StreamKWorkspace::StreamKWorkspace() : blocks_(sm_count()) {
+StreamKWorkspace::StreamKWorkspace() : device_(current_device()), blocks_(sm_count(device_)) {
   try {
     CUDA_CHECK(cudaMalloc(&partials_, blocks_ * kPartialBytesPerBlock));
     CUDA_CHECK(cudaMalloc(&flags_, blocks_ * kFlagBytesPerBlock));
@@ -413,7 +419,8 @@ StreamKWorkspace::~StreamKWorkspace() {
 }
 
 std::uint64_t StreamKWorkspace::bytes_needed() {
-  return static_cast<std::uint64_t>(sm_count()) * (kPartialBytesPerBlock + kFlagBytesPerBlock);
+  return static_cast<std::uint64_t>(sm_count(current_device())) *
+         (kPartialBytesPerBlock + kFlagBytesPerBlock);
 }
 
 std::vector<std::string> stream_k_configs() { return config_names(kVariants); }
@@ -422,6 +429,11 @@ OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, Matrix
                                  const StreamKWorkspace& workspace) {
   const Variant& variant = find_config(kVariants, config, "stage 19 has no variant");
   const OperandPath path = fall_back_unless_tma(a, b, c);
+  if (path == OperandPath::tma && workspace.device() != current_device()) {
+    throw std::invalid_argument("stage 19: the workspace was made on device " +
+                                std::to_string(workspace.device()) + ", the product runs on " +
+                                std::to_string(current_device()));
+  }
   if (path == OperandPath::tma) variant.launch(a, b, c, workspace);
   return path;
 }

@@ -25,7 +25,8 @@ std::vector<std::string> stream_k_configs();
 // Where the parts of split tiles meet: FP32 partial tiles and one flag per partial. Allocated
 // once, on the current device, large enough for every shape and variant (a 128 x 256 FP32 tile
 // for each of its SMs), and reused by every launch: a launch leaves the flags clear, as it found
-// them. One launch at a time may use it. Not copyable.
+// them. Launches that use it must not overlap: queue them on one stream (the default, as the
+// programs and tests do); launches on two streams at once need two workspaces. Not copyable.
 class StreamKWorkspace {
  public:
   StreamKWorkspace();
@@ -39,17 +40,19 @@ class StreamKWorkspace {
   float* partials() const { return partials_; }
   int* flags() const { return flags_; }
   int blocks() const { return blocks_; }  // blocks it holds a partial tile for
+  int device() const { return device_; }  // the device it was allocated on
 
  private:
   float* partials_ = nullptr;
   int* flags_ = nullptr;
+  int device_ = 0;
   int blocks_ = 0;
 };
 
 // c = a * b on device views with the named variant, any sizes and strides; the path and the
 // errors as launch_gemm_tma_wgmma's (stage 15's kernel where A or B allow no tensor map). An
-// unknown variant throws std::invalid_argument, and so does a workspace too small for the
-// GPU it runs on (one made on another device).
+// unknown variant throws std::invalid_argument, and so does a workspace made on another
+// device than the current one.
 OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
                                  const StreamKWorkspace& workspace);
 
