@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """How much of the GPU each kernel kept busy: the table of stage 19's Nsight Compute evidence.
 
-    python3 scripts/active_sms.py results/active_sms_19.csv
+    python3 scripts/active_sms.py results/stage19/active_sms.csv
 
 The input is `ncu --csv` output (--clock-control none, the metrics below) with the shape put
-in front of every line as its own first column (results/README.md gives the command). One row
+in front of every line as its own first column (results/notes/19_gpu_stream_k.md gives the
+command). One row
 per shape and kernel, the median over its launches: blocks launched and cluster size, the
 duration, and the share of the SMs' time they were active, sm__cycles_active.avg over
 sm__cycles_elapsed.max (the SMs' mean active cycles over the kernel's span): the idle SMs of a
@@ -45,9 +46,12 @@ def table(kernels):
     lines = ["| shape | kernel | blocks | cluster | time (us) | SMs active |",
              "|---|---|---:|---:|---:|---:|"]
     for (shape, kernel), metrics in kernels.items():
+        missing = [name for name in METRICS if name not in metrics]
+        if missing:
+            raise ValueError(f"{shape}, {kernel}: no {', '.join(missing)} in the file")
         median = {name: statistics.median(metrics[name].values()) for name in METRICS}
         active = median["sm__cycles_active.avg"] / median["sm__cycles_elapsed.max"]
-        lines.append(f"| {shape} | `{kernel[:60]}` | {median['launch__grid_size']:.0f} | "
+        lines.append(f"| {shape} | `{kernel}` | {median['launch__grid_size']:.0f} | "
                      f"{median['launch__cluster_dim_x']:.0f} | "
                      f"{median['gpu__time_duration.sum'] / 1000:.1f} | {100 * active:.0f}% |")
     return "\n".join(lines)
@@ -59,13 +63,12 @@ def main():
         return 2
     try:
         kernels = read(sys.argv[1])
-    except OSError as error:
+        if not kernels:
+            raise ValueError(f"no kernel rows with the metrics in {sys.argv[1]}")
+        print(table(kernels))
+    except (OSError, ValueError) as error:
         print(f"active_sms.py: {error}", file=sys.stderr)
         return 2
-    if not kernels:
-        print(f"active_sms.py: no kernel rows with the metrics in {sys.argv[1]}", file=sys.stderr)
-        return 2
-    print(table(kernels))
     return 0
 
 

@@ -197,8 +197,8 @@ def shapes_box(stage, record):
     return (f"over the {len(own)} shapes of `scripts/model_shapes.csv`, "
             f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean; "
             f"stage 18's default in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
-            f"{cut(low[0], 1)}% ({low[1]}); 4096^3: {rate_words(best, True)}, "
-            f"{of_ceiling(rows, best)}% of cuBLAS BF16 ({SOURCES})")
+            f"{cut(low[0], 1)}% ({low[1]}); in the ladder's run at 4096^3: "
+            f"{rate_words(best, True)}, {of_ceiling(rows, best)}% of cuBLAS BF16 ({SOURCES})")
 
 
 def transpose_box(stage, record, previous):

@@ -4,6 +4,7 @@ BF16 on each: the benchmark list that stage 19 is measured on.
 
   python3 scripts/shapes.py                        stage 18's default on every shape
   python3 scripts/shapes.py --stage NAME --csv out.csv
+  python3 scripts/shapes.py --stage 19_gpu_stream_k --config all
   python3 scripts/shapes.py --from-csv FILE        print the table of a run, running nothing
 
 The shapes are scripts/model_shapes.csv (name, m, n, k): large squares, one that is not a
@@ -11,8 +12,13 @@ whole number of 128-byte lines (4040^3), the four matrix products of a Llama-3-8
 512, 2048 and 8192 tokens, and two sizes off the tile grid. Each shape is one process of the
 stage's program: its default variant and cuBLAS BF16 (FP32 accumulate), both timed there, L2
 flushed, the median of --reps runs; the % divides the two. The table ends with the geometric
-mean and the lowest. Exit codes: 0 done; 1 a program failed; 2 a program or file is missing;
-77 the stage cannot run here (no GPU, or one too old), with its reason.
+mean and the lowest. With --config all (every variant in each process) the table adds the best
+of the other variants and the baseline on each shape (the oracle); where the program runs a
+baseline (stage 19: stage 18's default), its % too; the summary then compares the default with
+both, and names rows whose median is more than 1.15x their fastest run (--shapes names another
+list: scripts/model_shapes_more.csv, model_shapes_heldout.csv). Exit codes: 0 done; 1 a
+program failed; 2 a program or file is missing; 77 the stage cannot run here (no GPU, or one
+too old), with its reason.
 """
 import argparse
 import csv
@@ -46,7 +52,8 @@ def measured(rows):
 
 
 # A row's median this far above its fastest run says the GPU was disturbed while it ran (the
-# runs of one row are seconds apart): the summary names such rows.
+# runs of one row follow each other within milliseconds): the summary names such rows. A row
+# slowed throughout its runs escapes it.
 NOISY = 1.15
 
 
