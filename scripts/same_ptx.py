@@ -29,7 +29,10 @@ What the comparison normalises away:
     renaming of the other's. The renamings are printed, demangled where c++filt is on the
     PATH, for a reader to judge.
 Everything else, every instruction, register, label, constant and directive, must be the same
-in the same order.
+in the same order; or, where a move of C++ code reordered the kernels a file instantiates, each
+function the same with its symbols renamed consistently within it and its branch labels
+numbered within it, as many of each form in both files (`same, renamed: the same N kernels and
+functions in another order`). A reordered file's names are not compared.
 
 Without address randomisation the heap still depends on the source text: a change to host
 code alone (a renamed type in a header) can move it, and with it the same variation. So a
@@ -146,10 +149,42 @@ def named(symbols):
     return {f"S{i}": name for i, name in enumerate(demangled(symbols))}
 
 
+BRANCH_LABEL = re.compile(r"\$L__BB\d+_")
+# A placeholder where it stands alone or names a parameter (S3_param_0).
+PLACEHOLDER_USE = re.compile(r"\bS\d+(?=_param_\d|\b)")
+
+
+def within_function(lines):
+    """A function's normalised lines with its placeholders numbered again from its own first
+    line, and branch labels without the function's position in the file ($L__BB3_7 ->
+    $L__BB_7): the same for the same code wherever the function sits in the file."""
+    numbers = {}
+
+    def local(match):
+        return numbers.setdefault(match.group(0), f"F{len(numbers)}")
+
+    return tuple(PLACEHOLDER_USE.sub(local, BRANCH_LABEL.sub("$L__BB_", line)) for line in lines)
+
+
+def same_in_another_order(base_lines, new_lines):
+    """Whether two normalised PTX texts hold the same functions, each the same code with its
+    symbols consistently renamed within it, only in another order (a move of C++ code can
+    reorder the kernels a file instantiates), and the same lines before them."""
+    base_preamble, base_bodies = functions(base_lines)
+    new_preamble, new_bodies = functions(new_lines)
+    return (within_function(base_preamble) == within_function(new_preamble) and
+            collections.Counter(map(within_function, base_bodies.values())) ==
+            collections.Counter(map(within_function, new_bodies.values())))
+
+
 def compare(base_ptx, new_ptx, context=20):
     """One pair of PTX texts: (same, lines of report)."""
     base_lines, base_symbols = normalise(base_ptx)
     new_lines, new_symbols = normalise(new_ptx)
+    if base_lines != new_lines and same_in_another_order(base_lines, new_lines):
+        count = len(functions(base_lines)[1])
+        return True, [f"the same {count} kernels and functions in another order (symbols and "
+                      f"branch labels numbered within each; names not compared)"]
     if base_lines != new_lines:
         _, base_bodies = functions(base_lines)
         _, new_bodies = functions(new_lines)

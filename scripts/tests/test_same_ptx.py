@@ -77,6 +77,23 @@ class SamePtxTest(unittest.TestCase):
         other = changed(BASE, (own, "[_ZN6ladder5otherEi_param_0]"))
         self.assertFalse(same_ptx.compare(BASE, other)[0])
 
+    def test_the_same_kernels_in_another_order_compare_the_same(self):
+        # Two kernels, swapped, their branch labels numbered by position in the file.
+        def kernel(name, at, instruction):
+            return (f".entry {name}(\n\t.param .u32 {name}_param_0\n)\n{{\n"
+                    f"\tld.param.u32 %r2, [{name}_param_0];\n\t@%p1 bra $L__BB{at}_2;\n"
+                    f"\t{instruction}\n$L__BB{at}_2:\n\tret;\n}}\n")
+        first, second = "_ZN6ladder5firstEv", "_ZN6ladder6secondEv"
+        one, two = "mov.u32 %r1, 1;", "mov.u32 %r1, 2;"
+        base = ".version 9.0\n" + kernel(first, 0, one) + kernel(second, 1, two)
+        swapped = ".version 9.0\n" + kernel(second, 0, two) + kernel(first, 1, one)
+        same, report = same_ptx.compare(base, swapped)
+        self.assertTrue(same, report)
+        self.assertIn("the same 2 kernels and functions in another order", report[0])
+        # One instruction changed in one of them is still a difference.
+        same, _ = same_ptx.compare(base, swapped.replace(two, "mov.u32 %r1, 3;"))
+        self.assertFalse(same)
+
     def test_run_to_run_forms_must_meet_for_every_kernel(self):
         other_form = changed(BASE, ("%r2, _Z", "%r9, _Z"))
         # The new tree gave the second form once: each kernel met a form of the base's.
