@@ -185,12 +185,9 @@ def gemm_box(stage, record, articles, previous):
 def shapes_box(stage, record):
     """Stage 19's figures: its default over the committed run of the shape list, against
     cuBLAS BF16 and against stage 18's default in the same programs, and at 4096^3."""
-    results = shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD))
-    own, base = [], []
-    for name, rows in results:
-        default, top = shapes.measured(rows)
-        own.append((shapes.percent_of(default, top), name))
-        base.append(shapes.percent_of(next(r for r in rows if r["role"] == "baseline"), top))
+    run = shapes.per_shape(shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
+    own = [(s["percent"], s["name"]) for s in run]
+    base = [s["baseline"] for s in run]
     low = min(own)
     rows = dict(record)[stage]
     best = box_row(stage, rows)

@@ -65,32 +65,44 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def table(results):
-    """The table of [(shape name, rows)] and its summary lines. Where the programs also ran a
-    baseline (the stage before, in the same program), its % is a column; where they ran several
-    variants (--config all), so is the best of the default's choices on each shape (the
-    oracle): the other variants and the baseline."""
-    with_baseline = all(any(r["role"] == "baseline" for r in rows) for _, rows in results)
-    with_oracle = all(sum(r["role"] == "stage" for r in rows) > 1 for _, rows in results)
-    body, percents, baselines, oracles = [], [], [], []
+def per_shape(results):
+    """For each (shape name, rows) of a run, what the tables take from it: the default's row,
+    the ceiling's row and the default's % of it; where the program ran a baseline (the stage
+    before, in the same program), its %; and where it ran several variants (--config all), the
+    best of the default's choices, the oracle: the other variants and the baseline (stage 19's
+    default may run stage 18's), never the default itself. None where the program ran none."""
+    shapes = []
     for name, rows in results:
         own, top = measured(rows)
-        percent = percent_of(own, top)
+        base = next((r for r in rows if r["role"] == "baseline"), None)
+        choices = [r for r in rows if r["role"] == "stage"][1:]
+        best = None
+        if choices:
+            best = max(choices + ([base] if base else []), key=lambda r: float(r["rate"]))
+        shapes.append({"name": name, "own": own, "top": top, "percent": percent_of(own, top),
+                       "baseline": percent_of(base, top) if base else None, "best": best,
+                       "oracle": percent_of(best, top) if best else None})
+    return shapes
+
+
+def table(results):
+    """The table of [(shape name, rows)] and its summary lines: the baseline's % and the oracle
+    (per_shape) are columns where every program measured them."""
+    shapes = per_shape(results)
+    with_baseline = all(s["baseline"] is not None for s in shapes)
+    with_oracle = all(s["best"] is not None for s in shapes)
+    body, percents, baselines, oracles = [], [], [], []
+    for shape in shapes:
+        name, own, top, percent = shape["name"], shape["own"], shape["top"], shape["percent"]
         percents.append((percent, name))
         line = [name, own["problem"], own["variant"], f"{float(own['rate']):.0f}",
                 f"{float(top['rate']):.0f}", f"{ladder.cut(percent, 1)}%"]
         if with_baseline:
-            base = next(r for r in rows if r["role"] == "baseline")
-            baselines.append((percent_of(base, top), name, percent))
-            line.append(f"{ladder.cut(baselines[-1][0], 1)}%")
+            baselines.append((shape["baseline"], name, percent))
+            line.append(f"{ladder.cut(shape['baseline'], 1)}%")
         if with_oracle:
-            # Every choice the default has: the other variants, and the baseline (stage 19's
-            # default may run stage 18's), but not the default itself.
-            choices = [r for r in rows if r["role"] == "stage"][1:]
-            choices += [r for r in rows if r["role"] == "baseline"]
-            best = max(choices, key=lambda r: float(r["rate"]))
-            oracles.append((percent_of(best, top), name, percent))
-            line += [best["variant"].split(",")[0], f"{ladder.cut(oracles[-1][0], 1)}%"]
+            oracles.append((shape["oracle"], name, percent))
+            line += [shape["best"]["variant"].split(",")[0], f"{ladder.cut(shape['oracle'], 1)}%"]
         body.append(line)
     header = ["shape", "problem", "variant", "GFLOP/s", "cuBLAS BF16, same program", "% of it"]
     if with_baseline:
@@ -99,8 +111,8 @@ def table(results):
         header += ["best variant", "% of cuBLAS"]
     low = min(percents)
     text = (ladder.table(header, body) +
-            f"\n\nGeometric mean {ladder.cut(geomean([p for p, _ in percents]), 1)}% of cuBLAS BF16 "
-            f"over {len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
+            f"\n\nGeometric mean {ladder.cut(geomean([p for p, _ in percents]), 1)}% of cuBLAS "
+            f"BF16 over {len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
     if with_baseline:
         slower = [(own - base, name) for base, name, own in baselines if own < base]
         base_low = min(baselines)
