@@ -64,7 +64,8 @@ PARAMETER = re.compile(r"(_param_\d+)$")
 ANONYMOUS = re.compile(r"(\d+)_GLOBAL__N_")
 DEBUG_SECTION = re.compile(r"^\s*\.section\s+\.debug")
 FUNCTION_START = re.compile(r"^(\.visible\s+|\.weak\s+)?\.(entry|func)\s")
-PLACEHOLDER = re.compile(r"\bS\d+\b")
+# A placeholder, standing alone or naming a parameter (S3 in S3_param_0).
+PLACEHOLDER = re.compile(r"\bS\d+(?=_param_\d|\b)")
 
 
 def without_anonymous_hash(symbol):
@@ -150,8 +151,6 @@ def named(symbols):
 
 
 BRANCH_LABEL = re.compile(r"\$L__BB\d+_")
-# A placeholder where it stands alone or names a parameter (S3_param_0).
-PLACEHOLDER_USE = re.compile(r"\bS\d+(?=_param_\d|\b)")
 
 
 def within_function(lines):
@@ -163,7 +162,7 @@ def within_function(lines):
     def local(match):
         return numbers.setdefault(match.group(0), f"F{len(numbers)}")
 
-    return tuple(PLACEHOLDER_USE.sub(local, BRANCH_LABEL.sub("$L__BB_", line)) for line in lines)
+    return tuple(PLACEHOLDER.sub(local, BRANCH_LABEL.sub("$L__BB_", line)) for line in lines)
 
 
 def same_in_another_order(base_lines, new_lines):
