@@ -9,6 +9,7 @@
 #include "12_gpu_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/hopper_launch.hpp"
 #include "18_gpu_persistent_clusters/persistent.cuh"
+#include "18_gpu_persistent_clusters/tf32_swapped.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
@@ -28,7 +29,7 @@ using namespace persistent;
 // 08's kernel. A slice is 128 bytes deep as BF16's (32 floats: one line of the 128-byte
 // swizzle), and a box of B^T 64 such lines (8 KB), so the ring, the barriers and the byte
 // counts are the same as for Bf16Operands (persistent.cuh).
-struct Tf32Operands {
+struct Tf32Operands : RowsOfA {
   using View = Matrix;
   static constexpr int kSliceK = kSliceRowBytes / 4;  // 32 floats
   // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
@@ -144,8 +145,7 @@ long long clusters_to_launch(const Matrix& c) {
   if constexpr (!Cfg::kPersistent) return tiles;
   const long long fit = std::min<long long>(resident_clusters<Ops, Cfg>(), tiles);
   if (!Cfg::kEvenRounds || fit == 0) return fit;  // fit == 0: no tiles (the launchers return first)
-  const long long rounds = (tiles + fit - 1) / fit;
-  return (tiles + rounds - 1) / rounds;
+  return even_rounds_clusters(tiles, fit);
 }
 
 // C through TMA stores where it allows them (allows_tma_store) and the variant does, else each
@@ -233,14 +233,33 @@ const HopperVariant kVariants[] = {
     {"256x128_c2_g8", launch<Bf16Operands, Config<256, 128, 128, 2, 8, true>>},
 };
 
-// TF32: the default, its tilings, and the ablations that change the most.
-const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32Variants[] = {
-    {"by_size", launch_best<Tf32Operands>},
-    {"128x256_c2_g8", launch<Tf32Operands, Wide>},
-    {"128x256_c2_g8_uneven", launch<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
-    {"128x192_c2_g8", launch<Tf32Operands, Narrow>},
-    {"128x192_c1_g8", launch<Tf32Operands, NarrowAlone>},
-    {"128x256_c1_g8", launch<Tf32Operands, WideAlone>},  // no cluster
+// A TF32 variant. Those that transpose B multiply A by B^T (b is B^T, written by stage 08's
+// kernel first); the swapped ones multiply A by B as given (tf32_swapped.cu).
+struct Tf32Variant {
+  const char* name;
+  void (*launch)(Matrix a, Matrix b, Matrix c);
+  bool transposes_b;
+};
+
+// TF32: the default, its tilings, and the ablations that change the most, the first of them
+// the transpose of B.
+const Tf32Variant kTf32Variants[] = {
+    {"by_size",
+     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::by_size, a, b, c); },
+     false},
+    {"swapped_128x256_c2_g8",
+     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::pairs, a, b, c); },
+     false},
+    {"swapped_128x256_c1_g8",
+     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::alone, a, b, c); },
+     false},
+    {"transposed_by_size", launch_best<Tf32Operands>, true},
+    {"transposed_128x256_c2_g8", launch<Tf32Operands, Wide>, true},
+    {"transposed_128x256_c2_g8_uneven",
+     launch<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>, true},
+    {"transposed_128x192_c2_g8", launch<Tf32Operands, Narrow>, true},
+    {"transposed_128x192_c1_g8", launch<Tf32Operands, NarrowAlone>, true},
+    {"transposed_128x256_c1_g8", launch<Tf32Operands, WideAlone>, true},  // no cluster
 };
 
 // A (m x k), B^T (n x k) and C (m x n), and B^T's rows where TMA can read them: the workspace is
@@ -282,6 +301,14 @@ OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, Matr
 
 std::vector<std::string> persistent_tf32_configs() { return config_names(kTf32Variants); }
 
+std::vector<std::string> persistent_tf32_transposing_configs() {
+  std::vector<std::string> names;
+  for (const Tf32Variant& variant : kTf32Variants) {
+    if (variant.transposes_b) names.emplace_back(variant.name);
+  }
+  return names;
+}
+
 int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
 
 OperandPath tf32_path(Matrix a, Matrix b, Matrix c) {
@@ -296,14 +323,25 @@ OperandPath launch_gemm_persistent_tf32(const std::string& config, Matrix a, Mat
   check_tf32_operands(a, b_t, c);
   require_hopper();
   if (tf32_path(a, b, c) != OperandPath::tma) return launch_gemm_pipelined("auto", a, b, c);
+  if (!variant.transposes_b && allows_float4(b)) {
+    variant.launch(a, b, c);
+    return OperandPath::tma;
+  }
+  // A swapped variant whose B allows no tensor map takes the transposing default: B^T is
+  // written with 128-byte rows whatever B's stride.
   launch_transpose_padded(b, b_t, 32, 8);
-  variant.launch(a, b_t, c);
+  (variant.transposes_b ? variant.launch : launch_best<Tf32Operands>)(a, b_t, c);
   return OperandPath::tma;
 }
 
 void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
                                             Matrix c) {
   const auto& variant = find_config(kTf32Variants, config, "stage 18 TF32 has no variant");
+  if (!variant.transposes_b) {
+    throw std::invalid_argument("stage 18 TF32: " + config +
+                                " multiplies B as given; the product from B^T takes a variant "
+                                "that transposes B (persistent_tf32_transposing_configs)");
+  }
   check_tf32_operands(a, b_t, c);
   require_hopper();
   if (c.empty()) return;

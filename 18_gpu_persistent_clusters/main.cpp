@@ -2,8 +2,8 @@
 // slice of B through TMA multicast, timed against stage 17 and cuBLAS with BF16 operands in the
 // same run. --config all runs every variant the stage is built with (the default, its
 // ablations, other tilings): the parameter search (scripts/search.py). --precision tf32 runs
-// the TF32 variant for FP32 users instead: B transposed by stage 08's kernel inside the timed
-// call, against stage 12 (FP32 FMA) and cuBLAS TF32. sm_90a only: every other GPU exits 77.
+// the TF32 variant for FP32 users instead, against stage 12 (FP32 FMA) and cuBLAS TF32.
+// sm_90a only: every other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 18_gpu_persistent_clusters
 //   build-native/bin/18_gpu_persistent_clusters --help
 #include <algorithm>
@@ -49,8 +49,9 @@ int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   return report.print(options.csv);
 }
 
-// TF32: every row after the baseline includes the transpose of B into b_t, except the one
-// that says it does not (the transpose's cost, read off against the default's row).
+// TF32: the variants from B as given, and those that transpose B into b_t inside the timed call;
+// then, where b_t holds B^T, the transposing default's product alone (what the transpose costs,
+// read off against that variant's row).
 int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
              const std::string& config, ladder::Report& report) {
   ladder::GemmBench bench(shape, options, ladder::GemmInputs::tf32);
@@ -62,17 +63,28 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
             [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_pipelined("auto", a, b, c); });
   const bool tma =
       ladder::tf32_path(bench.a(), bench.b(), bench.c()) == ladder::OperandPath::tma;
-  const std::string path = tma ? "B^T by stage 08, TMA path" : "fallback to stage 12";
+  const std::vector<std::string> transposing = ladder::persistent_tf32_transposing_configs();
+  // Whether the variant's run writes B^T: a transposing one does, and a swapped one where B's
+  // rows allow no tensor map (it takes the transposing default).
+  auto writes_b_t = [&](const std::string& name) {
+    return std::find(transposing.begin(), transposing.end(), name) != transposing.end() ||
+           !ladder::allows_float4(bench.b());
+  };
+  bool b_t_written = false;
   for (const std::string& name : ladder::persistent_tf32_configs()) {
     if (!ladder::config_selected(config, name)) continue;
+    const std::string path = !tma                ? "fallback to stage 12"
+                             : writes_b_t(name) ? "B^T by stage 08, TMA path"
+                                                : "B as given, TMA path";
+    b_t_written = b_t_written || (tma && writes_b_t(name));
     bench.run_tf32(report, "TF32 " + name + ", " + path, ladder::Role::stage,
                    [name, &b_t](Matrix a, Matrix b, Matrix c) {
                      ladder::launch_gemm_persistent_tf32(name, a, b, b_t.view(), c);
                    });
   }
-  if (tma) {
-    // The rows above (at least one: --config is a TF32 variant or all) left B^T in b_t.
-    const std::string name = ladder::persistent_tf32_configs().front();
+  if (b_t_written) {
+    // A row above left B^T in b_t: the transposing default's product alone, from it.
+    const std::string name = transposing.front();
     bench.run_tf32(report, "TF32 " + name + ", B^T given (transpose not timed)",
                    ladder::Role::stage, [name, &b_t](Matrix a, Matrix, Matrix c) {
                      ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
@@ -94,15 +106,32 @@ int stage_main(int argc, char** argv) {
   std::string precision = "bf16";
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
+  // One --config for both precisions (both defaults are by_size); each check below keeps
+  // its precision's names.
+  std::vector<std::string> all_names = configs;
+  for (const std::string& name : tf32_configs) {
+    if (std::find(configs.begin(), configs.end(), name) == configs.end()) {
+      all_names.push_back(name);
+    }
+  }
   ladder::add_config_choice(
-      cli, &config, configs,
+      cli, &config, all_names,
       "the variant: the default (first), one of its ideas turned off, or another "
-      "tiling; all runs every one");
+      "tiling; all runs every one. --precision tf32 takes its own (listed after the BF16 "
+      "ones)");
   cli.add_choice("--precision", &precision, {"bf16", "tf32"},
                  "bf16: BF16 operands (the stage); tf32: FP32 operands read as TF32, B "
-                 "transposed by stage 08 in the timed call");
+                 "read into registers as given (C^T = B^T A^T)");
   cli.add_check([&] {
-    if (precision != "tf32") return;
+    auto named_in = [&](const std::vector<std::string>& list) {
+      return config == "all" || std::find(list.begin(), list.end(), config) != list.end();
+    };
+    if (precision != "tf32") {
+      if (!named_in(configs)) {
+        throw ladder::UsageError("--config " + config + " is a TF32 variant: add --precision tf32");
+      }
+      return;
+    }
     if (shape.k > ladder::kTf32MaxK) {
       throw ladder::UsageError("--precision tf32 takes K up to " +
                                std::to_string(ladder::kTf32MaxK) +
@@ -115,10 +144,7 @@ int stage_main(int argc, char** argv) {
       throw ladder::UsageError(std::string("--precision tf32 needs B^T (n x k, rows padded to "
                                            "32 floats): ") + error.what());
     }
-    const bool known = config == "all" ||
-                       std::find(tf32_configs.begin(), tf32_configs.end(), config) !=
-                           tf32_configs.end();
-    if (!known) {
+    if (!named_in(tf32_configs)) {
       std::string names;
       for (const std::string& name : tf32_configs) names += " " + name;
       throw ladder::UsageError("--config " + config + " has no TF32 version; --precision tf32 "

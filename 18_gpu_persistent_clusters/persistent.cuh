@@ -19,10 +19,19 @@ namespace ladder::persistent {
 
 using namespace hopper;
 
+// A slot's row part where the rows are A's (K-major): the slice's BlockM rows, one box. The
+// swapped TF32 variant (tf32_swapped.cu) loads B's slices there instead.
+struct RowsOfA {
+  __device__ static void load_rows(unsigned char* to, const CUtensorMap* map, std::uint64_t* full,
+                                   int k0, int row0, int /*rows*/) {
+    tma_load(to, map, full, k0, row0);
+  }
+};
+
 // What the kernel multiplies: BF16 A (K-major) and B (N-major) as in stages 16-17. A slice is
 // 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64 such lines
 // (8 KB). Stage 18's TF32 variant has its own (kernel.cu) with the same slot sizes.
-struct Bf16Operands {
+struct Bf16Operands : RowsOfA {
   using View = MatrixBf16;
   static constexpr int kSliceK = hopper::kSliceK;
   // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
@@ -102,7 +111,7 @@ __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
 
 // The producer's step `it` (counted over every slice the block loads): once the consumers of
 // every block in the cluster have freed the slot, slice s of the tile at (row0, col0) into it,
-// A's rows and B's boxes. The blocks of a cluster need the same slice of B; block r loads boxes
+// the row part (Ops::load_rows) and B's boxes. The blocks of a cluster need the same slice of B; block r loads boxes
 // r, r + kClusterM, ... and multicasts each to all.
 template <class Ops, class Cfg>
 __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
@@ -113,7 +122,7 @@ __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtenso
   unsigned char* to = layout.ring + slot * Cfg::kSlotBytes;
   std::uint64_t* full = &layout.full[slot];
   barrier_expect_bytes(full, Cfg::kSlotBytes);
-  tma_load(to, a_map, full, s * Ops::kSliceK, row0);
+  Ops::load_rows(to, a_map, full, s * Ops::kSliceK, row0, Cfg::kBlockM);
 #pragma unroll
   for (int box = static_cast<int>(rank); box < Cfg::kBlockN / 64; box += Cfg::kClusterM) {
     unsigned char* box_to = to + Cfg::kSliceABytes + box * kBoxBytes;
@@ -222,6 +231,13 @@ struct Launch {
     config.numAttrs = 1;
   }
 };
+
+// The fewest clusters that take `tiles` in as many rounds as `resident` clusters would: their
+// shares differ by at most one tile (stage 18's even rounds).
+inline long long even_rounds_clusters(long long tiles, long long resident) {
+  const long long rounds = (tiles + resident - 1) / resident;
+  return (tiles + rounds - 1) / rounds;
+}
 
 template <class Cfg>
 long long cluster_tiles(const Matrix& c) {

@@ -39,7 +39,7 @@ class StreamKWorkspace {
 
   float* partials() const { return partials_; }
   int* flags() const { return flags_; }
-  int blocks() const { return blocks_; }  // blocks it holds a partial tile for
+  int blocks() const { return blocks_; }  // blocks it holds a partial tile for: one per SM
   int device() const { return device_; }  // the device it was allocated on
 
  private:

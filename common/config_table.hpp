@@ -25,15 +25,17 @@ std::vector<std::string> config_names(const Table& table) {
 }
 
 // The entry called `name`, or std::invalid_argument that says `missing` (what the stage has
-// not: "stage 11 has no tiling"), the name, and the names there are.
+// not: "stage 11 has no tiling"), the name, and the names there are. `missing` is a C string:
+// a std::string parameter would be a temporary at every call, and g++ 13 warns that the
+// reference returned might point into it (-Wdangling-reference).
 template <class Table>
-const auto& find_config(const Table& table, const std::string& name, const std::string& missing) {
+const auto& find_config(const Table& table, const std::string& name, const char* missing) {
   std::string names;
   for (const auto& entry : table) {
     if (name == entry.name) return entry;
     names += std::string(" ") + entry.name;
   }
-  throw std::invalid_argument(missing + " '" + name + "'; there are:" + names);
+  throw std::invalid_argument(std::string(missing) + " '" + name + "'; there are:" + names);
 }
 
 }  // namespace ladder

@@ -510,8 +510,8 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
   }
 }
 
-// The same for the TF32 variant, on TF32 values (the bound of the every-shape test above), B^T
-// written again by the transpose before every run.
+// The same for the TF32 variant, on TF32 values (the bound of the every-shape test above): the
+// swapped default and its pairs, and the transposing pairs, B^T written again before every run.
 TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][repeatable]") {
   const Repeats repeat = repeats();
   const test::GemmCase& shape = repeat.shape;
@@ -522,8 +522,9 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
   const FloatOperand a_device = place_float(a.view(), kAlignedPadding);
   const FloatOperand b_device = place_float(b.view(), kAlignedPadding);
   DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
-  for (const std::string& name :
-       {persistent_tf32_configs().front(), std::string("128x256_c2_g8")}) {
+  for (const std::string& name : {persistent_tf32_configs().front(),
+                                  std::string("swapped_128x256_c2_g8"),
+                                  std::string("transposed_128x256_c2_g8")}) {
     CAPTURE(name);
     require_same_every_run(
         [&](Matrix c) {
@@ -537,15 +538,18 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
 // A user's FP32 inputs are not TF32 values: the tensor cores read each one with its low 13
 // mantissa bits dropped or rounded away, a relative change below 2^-10 per operand, so below
 // 2^-9 + 2^-20 per product. The bound for that is the tensor-core bound plus 2^-8: the inputs'
-// part with the factor 2 every bound here carries. Random inputs must stay within it, and the
-// product from the B^T that run left must be the same bits; on inputs rounded to TF32 first,
-// the product from B^T is held to the bound of TF32 values alone. And inputs of
+// part with the factor 2 every bound here carries. Random inputs must stay within it, for the
+// swapped default (B read into registers) and the transposing one (B^T in shared memory); the
+// product from the B^T that the transposing run left must be the same bits, and on inputs
+// rounded to TF32 first it is held to the bound of TF32 values alone. And inputs of
 // 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the sum of 1s or
-// of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not read.
+// of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not read, from
+// registers or from shared memory.
 TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
           "[gpu][sm90][stage18]") {
   const test::GemmCase shape{300, 520, 1000};
-  const std::string name = persistent_tf32_configs().front();
+  const std::string swapped = persistent_tf32_configs().front();
+  const std::string transposing = persistent_tf32_transposing_configs().front();
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
   HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 6);
   DeviceMatrix a_device(shape.m, shape.k);
@@ -554,20 +558,23 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   b_device.upload(b.view());
   DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
   DeviceMatrix c(shape.m, shape.n);
-  c.poison();
-  REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
-                                      c.view()) == OperandPath::tma);
-  CUDA_CHECK(cudaDeviceSynchronize());
   const double input_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
-  const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
-                                                  a.view(), b.view(), input_gamma);
-  INFO(within.summary());
-  REQUIRE(within.ok);
+  for (const std::string& name : {swapped, transposing}) {
+    CAPTURE(name);
+    c.poison();
+    REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
+                                        c.view()) == OperandPath::tma);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
+                                                    a.view(), b.view(), input_gamma);
+    INFO(within.summary());
+    REQUIRE(within.ok);
+  }
   // b_t now holds B^T: the product alone, from it, is the same kernel on the same operands.
   HostMatrix c_full(shape.m, shape.n);
   c.download(c_full.view());
   c.poison();
-  launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+  launch_gemm_persistent_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
   HostMatrix c_from_b_t(shape.m, shape.n);
   c.download(c_from_b_t.view());
@@ -582,9 +589,10 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   a_device.upload(a.view());
   b_device.upload(b.view());
   b_t.poison();
-  launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
+  launch_gemm_persistent_tf32(transposing, a_device.view(), b_device.view(), b_t.view(),
+                              c.view());
   c.poison();
-  launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+  launch_gemm_persistent_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
   const CheckResult from_b_t =
       check_gemm_on_device(a_device.view(), b_device.view(), c.view(), a.view(), b.view(),
@@ -601,24 +609,27 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   }
   a_device.upload(a.view());
   b_device.upload(b.view());
-  c.poison();
-  launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  HostMatrix c_host(shape.m, shape.n);
-  c.download(c_host.view());
   const float truncated = static_cast<float>(shape.k);                       // 1000 x 1
   const float rounded = static_cast<float>(shape.k) * (1 + std::ldexp(1.0f, -10));
-  long long truncated_count = 0;
-  long long other = 0;
-  for (int row = 0; row < shape.m; ++row) {
-    for (int col = 0; col < shape.n; ++col) {
-      const float value = c_host.view().get(row, col);
-      truncated_count += value == truncated;
-      other += value != truncated && value != rounded;
+  for (const std::string& name : {swapped, transposing}) {
+    CAPTURE(name);
+    c.poison();
+    launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    HostMatrix c_host(shape.m, shape.n);
+    c.download(c_host.view());
+    long long truncated_count = 0;
+    long long other = 0;
+    for (int row = 0; row < shape.m; ++row) {
+      for (int col = 0; col < shape.n; ++col) {
+        const float value = c_host.view().get(row, col);
+        truncated_count += value == truncated;
+        other += value != truncated && value != rounded;
+      }
     }
+    INFO(truncated_count << " of " << shape.m * shape.n << " elements as from truncated inputs");
+    REQUIRE(other == 0);
   }
-  INFO(truncated_count << " of " << shape.m * shape.n << " elements as from truncated inputs");
-  REQUIRE(other == 0);
 }
 
 TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
@@ -627,7 +638,7 @@ TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
   DeviceMatrix b(16, 8);
   DeviceMatrix b_t(8, 16, transposed_b_stride(16));
   DeviceMatrix c(8, 8);
-  const std::string name = persistent_tf32_configs().front();
+  const std::string name = persistent_tf32_transposing_configs().front();
   DeviceMatrix wrong_b_t(16, 8);  // k x n instead of n x k
   REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), b.view(), wrong_b_t.view(),
                                                 c.view()),
@@ -647,6 +658,10 @@ TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
   REQUIRE_THROWS_AS(
       launch_gemm_persistent_tf32(name, a.view(), b.view(), odd_b_t.view(), c.view()),
       std::invalid_argument);
+  // The product from B^T is the transposing variants' alone.
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32_transposed(persistent_tf32_configs().front(),
+                                                           a.view(), b_t.view(), c.view()),
+                    std::invalid_argument);
   // Only A decides the path; the product alone refuses an A that TMA cannot read.
   DeviceMatrix odd_a(8, 16, 18);
   REQUIRE(tf32_path(odd_a.view(), b.view(), c.view()) != OperandPath::tma);

@@ -151,6 +151,8 @@ std::vector<Launcher<Matrix>> tf32_launchers(const DeviceMatrix& b_t_buffer) {
                            const Matrix b_t = b_t_buffer.view().sub(0, 0, b.width, b.height);
                            launch_gemm_persistent_tf32(config, a, b, b_t, c);
                          }});
+  }
+  for (const std::string& config : persistent_tf32_transposing_configs()) {
     launchers.push_back({"18 TF32 B^T given " + config,
                          [=, &b_t_buffer](Matrix a, Matrix b, Matrix c) {
                            const Matrix b_t = b_t_buffer.view().sub(0, 0, b.width, b.height);
@@ -285,6 +287,9 @@ TEST_CASE("18 TF32 launchers refuse views that break the int rule", "[launch]") 
                         Catch::Contains(kRuleText));
     REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, huge_a, b, b, huge_c),
                         Catch::Contains(kRuleText));
+  }
+  for (const std::string& config : persistent_tf32_transposing_configs()) {
+    CAPTURE(config);
     REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, a, short_b_t, c),
                         Catch::Contains(kRuleText));
     REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, huge_a, b, huge_c),

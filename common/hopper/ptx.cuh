@@ -111,6 +111,18 @@ __device__ inline void bulk_wait_done() {
 __device__ inline void fence_shared_for_tma() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
+// One 32-bit load from and one store to a shared-memory address (shared_address). A pointer
+// that went through integer arithmetic (align_to_swizzle) has lost its state space: through it
+// the compiler emits generic loads with 64-bit addresses. Volatile, so that they stay between
+// the barrier waits around them.
+__device__ inline std::uint32_t shared_load_b32(std::uint32_t address) {
+  std::uint32_t value;
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(value) : "r"(address) : "memory");
+  return value;
+}
+__device__ inline void shared_store_f32(std::uint32_t address, float value) {
+  asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(address), "f"(value) : "memory");
+}
 // A barrier for `threads` threads (whole warps) under the hardware barrier `id` (0 is
 // __syncthreads'): one warpgroup synchronises without stopping the others.
 __device__ inline void sync_threads(int id, int threads) {
