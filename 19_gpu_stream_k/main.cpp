@@ -5,12 +5,17 @@
 // other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 19_gpu_stream_k
 //   build-native/bin/19_gpu_stream_k --help
+#include <cuda_runtime.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
 #include "18_gpu_persistent_clusters/kernel.hpp"
 #include "19_gpu_stream_k/kernel.hpp"
+#include "common/cuda_check.hpp"
+#include "common/device_matrix_bf16.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/program.hpp"
@@ -21,6 +26,49 @@ namespace {
 
 using ladder::Matrix;
 using ladder::MatrixBf16;
+
+// Whether every row of m starts on a 128-byte line: a TMA box row of 128 bytes is then four
+// 32-byte sectors, not five (stage 16's ROW_ALIGNMENT.md).
+bool rows_on_lines(const MatrixBf16& m) {
+  return m.stride * sizeof(ladder::bf16) % 128 == 0 &&
+         reinterpret_cast<std::uintptr_t>(m.data) % 128 == 0;
+}
+
+// `to` = `from`, row by row (to's rows start on lines), queued on the default stream.
+void copy_rows(const MatrixBf16& from, const MatrixBf16& to) {
+  CUDA_CHECK(cudaMemcpy2DAsync(to.data, to.stride * sizeof(ladder::bf16), from.data,
+                               from.stride * sizeof(ladder::bf16),
+                               from.width * sizeof(ladder::bf16), from.height,
+                               cudaMemcpyDeviceToDevice));
+}
+
+// Where A's or B's rows start off the 128-byte lines: the default after copying A, B or both
+// into rows of whole lines inside the timed call. The copy's cost against the faster loads.
+void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape& shape,
+                        const ladder::StreamKWorkspace& workspace, ladder::Report& report) {
+  const std::string name = ladder::stream_k_configs().front();
+  const int a_stride = (shape.k + 63) / 64 * 64;
+  const int b_stride = (shape.n + 63) / 64 * 64;
+  ladder::require_device_memory(
+      shape.describe() + " (copies of A and B in 128-byte rows)",
+      sizeof(ladder::bf16) * (static_cast<std::uint64_t>(shape.m) * a_stride +
+                              static_cast<std::uint64_t>(shape.k) * b_stride));
+  const ladder::DeviceMatrixBf16 a_lines(shape.m, shape.k, a_stride);
+  const ladder::DeviceMatrixBf16 b_lines(shape.k, shape.n, b_stride);
+  for (const int copies : {1, 2, 3}) {  // bit 0: A, bit 1: B
+    const bool copy_a = copies & 1;
+    const bool copy_b = copies & 2;
+    const std::string what = copies == 3 ? "A and B" : copy_a ? "A" : "B";
+    bench.run(report, name + ", " + what + " copied to 128-byte rows in the call",
+              ladder::Role::stage,
+              [&, name, copy_a, copy_b](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                if (copy_a) copy_rows(a, a_lines.view());
+                if (copy_b) copy_rows(b, b_lines.view());
+                ladder::launch_gemm_stream_k(name, copy_a ? a_lines.view() : a,
+                                             copy_b ? b_lines.view() : b, c, workspace);
+              });
+  }
+}
 
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("19_gpu_stream_k",
@@ -56,6 +104,12 @@ int stage_main(int argc, char** argv) {
               [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                 ladder::launch_gemm_stream_k(name, a, b, c, workspace);
               });
+  }
+  const bool off_lines = !rows_on_lines(bench.a()) || !rows_on_lines(bench.b());
+  // The default alone: --config all is the rule's evidence, where a copy is no choice.
+  if (off_lines && path == ladder::tma_path_name(ladder::OperandPath::tma) &&
+      config == ladder::stream_k_configs().front()) {
+    run_aligned_copies(bench, shape, workspace, report);
   }
   bench.run_cublas(report);
   return report.print(options.csv);
