@@ -1,7 +1,8 @@
 // Stage 18: persistent blocks and clusters. One block per SM loops over output tiles in an order
 // that reuses L2; clusters of two blocks share each slice of B through TMA multicast; a tile's
-// store overlaps the loads of the block's next tile. sm_90a only. The same kernel with TF32
-// operands serves FP32 users, B transposed first by stage 08's kernel.
+// store overlaps the loads of the block's next tile. sm_90a only. FP32 users get TF32: the same
+// design on C^T = B^T A^T with B's slices in registers (tf32_swapped.cu), or, as the ablation,
+// this kernel on A and B^T, B transposed first by stage 08's kernel.
 #pragma once
 
 #include <string>

@@ -17,7 +17,10 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               page adds from another file, which cites that file. Stage 19's box reports its
               run of the shape list (results/model_shapes_19.csv, scripts/shapes.py --csv),
               and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
-              its 'active sms' what scripts/active_sms.py prints of results/stage19/.
+              its 'active sms' what scripts/active_sms.py prints of results/stage19/;
+  18_gpu_persistent_clusters/TF32.md  'tf32': the TF32 variant against cuBLAS TF32 on each
+              problem of results/stage18_tf32/; that README and stage 18's page 'tf32 summary':
+              the same at the three squares, in a sentence.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
@@ -43,6 +46,12 @@ CLOCKS = "results/clock_h100/part4_4096"
 SHAPES_STAGE = "19_gpu_stream_k"
 SHAPES_RECORD = "results/model_shapes_19.csv"
 ACTIVE_SMS = "results/stage19/active_sms.csv"
+# Stage 18's TF32 variant: one run of `18_gpu_persistent_clusters --precision tf32 --config all
+# --csv` per problem (results/stage18_tf32/README.md), against cuBLAS TF32 in the same process.
+TF32_RECORD = "results/stage18_tf32"
+TF32_PROBLEMS = (("2048^3", "tf32_2048.csv"), ("4096^3", "tf32_4096.csv"),
+                 ("8192^3", "tf32_8192.csv"), ("2048x4096x4096", "tf32_2048x4096x4096.csv"))
+TF32_PAGES = ("README.md", "18_gpu_persistent_clusters/README.md")
 SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
 # Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
 # SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
@@ -245,6 +254,40 @@ def part4_table(record, articles):
                    "at 1.98 GHz (`results/mma_peak.md`).")
 
 
+def tf32_percents(name):
+    """One TF32 run's rows as % of cuBLAS TF32: the default (B as given), the transposing
+    default (B^T by stage 08 in the call), its product alone, and cuBLAS's time in us."""
+    with open(os.path.join(ROOT, TF32_RECORD, name), newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("median_ms")]
+    ceiling = float(next(r for r in rows if r["role"] == "ceiling")["median_ms"])
+
+    def percent(start):
+        row = next(r for r in rows if r["variant"].startswith(start))
+        return 100 * ceiling / float(row["median_ms"])
+    return (percent("TF32 by_size, "), percent("TF32 transposed_by_size, B^T by stage 08"),
+            percent("TF32 transposed_by_size, B^T given"), 1000 * ceiling)
+
+
+def tf32_table():
+    """TF32.md's table: every problem of the TF32 record."""
+    lines = ["| M x N x K | B as given (the default) | B^T by stage 08 in the call (ablation) "
+             "| the product from B^T alone | cuBLAS TF32 |", "|---|---|---|---|---|"]
+    for problem, name in TF32_PROBLEMS:
+        given, transposed, product, cublas_us = tf32_percents(name)
+        lines.append(f"| {problem} | **{cut(given, 1)}%** | {cut(transposed, 1)}% | "
+                     f"{cut(product, 1)}% | {cublas_us:,.1f} us |")
+    return "\n".join(lines)
+
+
+def tf32_summary():
+    """The TF32 figures the README and stage 18's page quote: the three squares."""
+    squares = [tf32_percents(name) for _, name in TF32_PROBLEMS[:3]]
+    given = ", ".join(f"{cut(p[0], 1)}%" for p in squares)
+    transposed = ", ".join(f"{cut(p[1], 1)}%" for p in squares)
+    return (f"{given} of cuBLAS TF32 at 2048^3, 4096^3 and 8192^3 with B as given, everything "
+            f"timed (B transposed first: {transposed}; NVIDIA H100, `{TF32_RECORD}/`)")
+
+
 def sections():
     """Every generated section: {(file, name): text}."""
     big, small = load(RECORD_4096), load(RECORD_ARTICLES)
@@ -258,6 +301,9 @@ def sections():
         shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
     out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
         active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))
+    out[("18_gpu_persistent_clusters/TF32.md", "tf32")] = tf32_table()
+    for page in TF32_PAGES:
+        out[(page, "tf32 summary")] = tf32_summary()
     for kind in (ladder.GEMM, ladder.TRANSPOSE):
         order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):
