@@ -31,7 +31,7 @@ using namespace persistent;
 // counts are the same as for Bf16Operands (persistent.cuh).
 struct Tf32Operands : RowsOfA {
   using View = Matrix;
-  static constexpr int kSliceK = kSliceRowBytes / 4;  // 32 floats
+  static constexpr int kSliceK = kSliceFloats;  // 32 floats
   // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
   static CUtensorMap b_map(const Matrix& b_t) { return make_tensor_map_2d(b_t, kSliceK, 64); }
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
@@ -189,8 +189,9 @@ long long wave_width(const Matrix& c) {
 // every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
 // gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
 // where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%
-// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256. The TF32 variant
-// uses the same rules: its slots, tiles and waves are the same.
+// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256. The transposing TF32
+// variants use the same rules: their slots, tiles and waves are the same (the swapped default
+// takes only the first, tf32_swapped.cu).
 template <class Ops, class W, class N>
 bool narrow_is_shorter(const Matrix& c) {
   return 10 * wave_width<Ops, N>(c) < 9 * wave_width<Ops, W>(c);

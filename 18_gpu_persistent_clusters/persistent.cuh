@@ -30,7 +30,8 @@ struct RowsOfA {
 
 // What the kernel multiplies: BF16 A (K-major) and B (N-major) as in stages 16-17. A slice is
 // 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64 such lines
-// (8 KB). Stage 18's TF32 variant has its own (kernel.cu) with the same slot sizes.
+// (8 KB). Stage 18's TF32 variants have their own (kernel.cu, tf32_swapped.cu), with the same
+// slot sizes.
 struct Bf16Operands : RowsOfA {
   using View = MatrixBf16;
   static constexpr int kSliceK = hopper::kSliceK;
@@ -111,8 +112,9 @@ __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
 
 // The producer's step `it` (counted over every slice the block loads): once the consumers of
 // every block in the cluster have freed the slot, slice s of the tile at (row0, col0) into it,
-// the row part (Ops::load_rows) and B's boxes. The blocks of a cluster need the same slice of B; block r loads boxes
-// r, r + kClusterM, ... and multicasts each to all.
+// the row part (Ops::load_rows) and the column part, B's boxes (the swapped TF32 kernel's are
+// A's). The blocks of a cluster need the same column part; block r loads boxes r,
+// r + kClusterM, ... and multicasts each to all.
 template <class Ops, class Cfg>
 __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
                                   const CUtensorMap* b_map, int it, int s, int row0, int col0,

@@ -22,7 +22,6 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-constexpr int kSliceFloats = kSliceRowBytes / 4;  // 32: a slice is 128 bytes deep, as BF16's
 constexpr int kBBoxBytes = 32 * kSliceRowBytes;   // one box of B: 32 K-rows x 32 columns, 4 KB
 
 // The swapped product's tiles: its rows are C's columns, its columns C's rows. A slot's row
@@ -37,9 +36,15 @@ struct SwappedOperands {
       tma_load(to + box * kBBoxBytes, b_map, full, n0 + box * 32, k0);
     }
   }
-  // A's boxes: 32 K-columns x 64 rows, the one for rows m.. of slice k0.. at (column k0, row m).
+  // The column part's boxes (load_slice calls them B's: here they are A's): 32 K-columns x 64
+  // rows, the one for rows m.. of slice k0.. at (column k0, row m) of A.
   __device__ static int2 b_box(int k0, int m) { return make_int2(k0, m); }
 };
+
+// C^T's shape, whose tiles the swapped kernel walks (its rows are C's columns).
+__host__ __device__ inline Matrix transposed_shape(const Matrix& c) {
+  return Matrix{c.height, c.width, 0, nullptr};
+}
 
 // Where a consumer's thread finds its rows. A warp's 16 rows of the register operand
 // (mma.m16n8k8's layout: lane l holds rows l / 4 and l / 4 + 8, K-columns l % 4 and l % 4 + 4)
@@ -61,8 +66,11 @@ __device__ inline int swizzled_byte(int k, int n) {
 }
 
 // One consumer: acc (64 columns of B x N rows of A) += its 64 columns of the B slice, loaded
-// into `fragments`, times the slot's A part (N rows, K-major), in four k8 steps. fragments
-// must not be the registers of a product still in flight (the caller alternates two sets).
+// into `fragments`, times the slot's A part (N rows, K-major), in four k8 steps, committed as
+// one group. fragments must not be the registers of a product still in flight (the caller
+// alternates two sets). The commit stays in here, in each of the caller's two branches: after
+// them, ptxas would close the group with an empty product of its own (information C7519), and
+// wait_group 1 would then wait for this slice's products too, so no two slices would overlap.
 template <int N>
 __device__ inline void multiply_slice_swapped(const unsigned char* b_columns, const float* a_rows,
                                               std::uint32_t (&fragments)[4][4],
@@ -85,6 +93,7 @@ __device__ inline void multiply_slice_swapped(const unsigned char* b_columns, co
     const std::uint64_t a = descriptor(a_rows + step * 8, 16, kSwizzleAtomBytes);
     wgmma_m64n256k8_tf32_a_registers(acc, fragments[step], a, (accumulate || step > 0) ? 1 : 0);
   }
+  wgmma_commit();
 }
 
 // Store, through TMA: the consumer's 64 columns x N rows of C, in rounds of 64 rows of C. Each
@@ -106,7 +115,8 @@ __device__ inline void store_transposed_through_tma(const CUtensorMap* c_map,
     for (int group = 0; group < 8; ++group) {  // 8-row groups of C in this round
       const int j = round * 8 + group;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {  // d0..d3: rows of C +0 / +1, columns +0 / +8 rows of D
+      // d0..d3: C's row +0 / +1 (D's column), C's column from D's row +0 / +8
+      for (int i = 0; i < 4; ++i) {
         const int m = group * 8 + lane % 4 * 2 + i % 2;
         const int n = column_of_row(warp, i / 2, lane);
         shared_store_f32(base + swizzled_byte<64>(m, n), acc[j * 4 + i]);
@@ -156,7 +166,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const std::uint32_t rank = Cfg::kClusterM > 1 ? rank_in_cluster() : 0;
   init_barriers(layout);
 
-  const TileOrder<Cfg> order(Matrix{c.height, c.width, 0, nullptr});  // the tiles of C^T
+  const TileOrder<Cfg> order(transposed_shape(c));
   const int cluster = blockIdx.x / Cfg::kClusterM;
   const int step = gridDim.x / Cfg::kClusterM;
   const int slices = (k + kSliceFloats - 1) / kSliceFloats;
@@ -170,6 +180,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         int m0 = 0;
         order.origin(t, rank, n0, m0);
         for (int s = 0; s < slices; ++s, ++it) {
+          // The slot's row part is B's slice; its column part, shared by the cluster, A's rows.
           load_slice<SwappedOperands>(layout, &b_map, &a_map, it, s, n0, m0, rank);
         }
       }
@@ -196,8 +207,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         } else {
           multiply_slice_swapped<Cfg::kBlockN>(b_columns, a_rows, odd, acc, s > 0, thread);
         }
-        wgmma_commit();
-        wgmma_wait<1>();
+        wgmma_wait<1>();  // the slice before this one is done: its slot and registers are free
         if (s > 0) release_slot(layout, it - 1, thread);
       }
       wgmma_wait<0>();
@@ -222,12 +232,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 using Pairs = Config<128, 256, 64, 2, 8, true>;
 using Alone = Config<128, 256, 64, 1, 8, true>;
 
-long long swapped_tiles(const Matrix& c, int cluster_m) {
-  const long long tiles_n = (c.width + 127) / 128;
-  const long long tiles_m = (c.height + 255) / 256;
-  return (tiles_n + cluster_m - 1) / cluster_m * tiles_m;
-}
-
 template <class Cfg>
 int resident_swapped_clusters() {
   return resident_clusters_of<Cfg, gemm_tf32_swapped<Cfg, true>>();
@@ -243,7 +247,7 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceFloats, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  const long long tiles = swapped_tiles(c, Cfg::kClusterM);
+  const long long tiles = cluster_tiles<Cfg>(transposed_shape(c));
   const long long fit = std::min<long long>(resident_swapped_clusters<Cfg>(), tiles);
   Launch<Cfg> grid(even_rounds_clusters(tiles, fit) * Cfg::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, b_map, a_map, c_map, a.width, c));
@@ -254,7 +258,8 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
 void launch_tf32_swapped(SwappedTiling tiling, Matrix a, Matrix b, Matrix c) {
   if (tiling == SwappedTiling::by_size) {
     // Stage 18's rule: clusters pay only past one wave.
-    const bool one_wave = swapped_tiles(c, 1) <= resident_swapped_clusters<Alone>();
+    const long long tiles = cluster_tiles<Alone>(transposed_shape(c));
+    const bool one_wave = tiles <= resident_swapped_clusters<Alone>();
     tiling = one_wave ? SwappedTiling::alone : SwappedTiling::pairs;
   }
   if (tiling == SwappedTiling::pairs) {

@@ -252,6 +252,14 @@ int resident_clusters() {
   return resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
 }
 
+// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
+// `resident` clusters: as many as fill one wave, at most kMaxSplit, at least one slice each;
+// 1 where the waves are whole or the last one too full to split.
+int split_ways(long long tiles, int resident, int slices) {
+  const int rest = static_cast<int>(tiles % resident);
+  return rest == 0 ? 1 : std::min({resident / rest, kMaxSplit, slices});
+}
+
 // The division of c's tiles by `scheme` among at most `resident` clusters. Data-parallel is
 // stage 18's (every tile whole, the grid trimmed to even rounds). Split-K and Stream-K keep the
 // whole waves whole and divide the rest: split-K cuts each remaining tile into as many ranges
@@ -270,8 +278,8 @@ Division divide(const Matrix& c, int k, Scheme scheme) {
   d.split = 1;
   d.stream_begin = static_cast<long long>(d.tiles) * d.slices;
   const int rest = d.tiles % resident;
-  if (scheme == Scheme::split_k && rest != 0) {
-    const int split = std::min({resident / rest, kMaxSplit, d.slices});
+  if (scheme == Scheme::split_k) {
+    const int split = split_ways(d.tiles, resident, d.slices);
     if (split > 1) {
       d.clusters = resident;
       d.whole_tiles = d.tiles - rest;
@@ -320,40 +328,7 @@ using Wide = Config<128, 256, 64, 2, 8, true>;
 using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
 using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 
-// The rule, measured on the H100 (README.md, "The rule"). It counts the tiles of 128 x 256
-// against the SMs (one block each) and the slices of K:
-//   - less than a wave of those tiles, in this order: under a quarter of the SMs, 128 x 64
-//     tiles with split-K; up to half with 128 slices or more, split-K on 128 x 256 tiles in
-//     clusters of two, or on 128 x 128 tiles alone where C has one row of tiles (a cluster
-//     stacked along M would have nothing for its second block); under half, 128 x 128;
-//     from three quarters with 64 slices or more, 128 x 256 whole in clusters of two where
-//     those fit one wave; else stage 18's default;
-//   - a wave or more: stage 18's default, but with its last wave split along K where the
-//     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
-//     waves), C has two tile rows or more, and the last wave can be split two ways or more.
-// "Split-K" rows split only where the division finds tiles to split: where the tiles of the
-// last wave are more than half a wave, divide() keeps them whole.
-void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  const long long sms = workspace.blocks();  // one block per SM
-  const long long tiles = ((c.height + 127) / 128) * static_cast<long long>((c.width + 255) / 256);
-  const int slices = (a.width + kSliceK - 1) / kSliceK;
-  if (tiles < sms) {
-    if (4 * tiles < sms) return launch<Quarter, Scheme::split_k>(a, b, c, workspace);
-    if (2 * tiles <= sms && slices >= 128) {
-      if (c.height <= 128) return launch<Half, Scheme::split_k>(a, b, c, workspace);
-      return launch<Wide, Scheme::split_k>(a, b, c, workspace);
-    }
-    if (2 * tiles < sms) return launch<Half, Scheme::data_parallel>(a, b, c, workspace);
-    const bool pairs_fit = cluster_tiles<Wide>(c) <= resident_clusters<Wide>();
-    if (4 * tiles >= 3 * sms && slices >= 64 && pairs_fit) {
-      return launch<Wide, Scheme::data_parallel>(a, b, c, workspace);
-    }
-  } else if (c.height > 128 && persistent_default_tiling(c) == "128x256_c2_g8" &&
-             divide<Wide>(c, a.width, Scheme::split_k).split > 1) {
-    return launch<Wide, Scheme::split_k>(a, b, c, workspace);
-  }
-  launch_gemm_persistent(persistent_configs().front(), a, b, c);
-}
+void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 
 using Variant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c,
                                      const StreamKWorkspace& workspace)>;
@@ -372,7 +347,58 @@ const Variant kVariants[] = {
     {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
 };
 
+// by_shape: the rule's choice on this GPU, or stage 18's default.
+void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
+  const StreamKResidency gpu{workspace.blocks(), resident_clusters<Wide>()};
+  const std::string choice =
+      stream_k_rule(c.height, c.width, a.width, gpu, persistent_default_tiling(c));
+  if (choice.empty()) {
+    launch_gemm_persistent(persistent_configs().front(), a, b, c);
+  } else {
+    find_config(kVariants, choice, "stage 19's rule chose no variant").launch(a, b, c, workspace);
+  }
+}
+
 }  // namespace
+
+// The rule, measured on the H100 (README.md, "The rule"). It counts the tiles of 128 x 256
+// against the SMs (one block each) and the slices of K:
+//   - less than a wave of those tiles, in this order: under a quarter of the SMs, 128 x 64
+//     tiles with split-K; up to half with 128 slices or more, split-K on 128 x 256 tiles in
+//     clusters of two, or on 128 x 128 tiles alone where C has one row of tiles (a cluster
+//     stacked along M would have nothing for its second block); under half, 128 x 128;
+//     from three quarters with 64 slices or more, 128 x 256 whole in clusters of two where
+//     those fit one wave; else stage 18's default;
+//   - a wave or more: stage 18's default, but with its last wave split along K where the
+//     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
+//     waves), C has two tile rows or more, and the last wave can be split two ways or more.
+// "Split-K" rows split only where the division finds tiles to split: where the tiles of the
+// last wave are more than half a wave, divide() keeps them whole.
+std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
+                          const std::string& stage18_tiling) {
+  const long long tile_rows = (m + 127) / 128;
+  const long long tile_columns = (n + 255) / 256;
+  const long long tiles = tile_rows * tile_columns;                  // of 128 x 256
+  const long long pair_tiles = (tile_rows + 1) / 2 * tile_columns;  // clusters of two of them
+  const int slices = (k + kSliceK - 1) / kSliceK;
+  const long long sms = gpu.sms;
+  if (tiles < sms) {
+    if (4 * tiles < sms) return "128x64_c1_split";
+    if (2 * tiles <= sms && slices >= 128) {
+      return m <= 128 ? "128x128_c1_split" : "128x256_c2_split";
+    }
+    if (2 * tiles < sms) return "128x128_c1_dp";
+    if (4 * tiles >= 3 * sms && slices >= 64 && pair_tiles <= gpu.wide_pairs) {
+      return "128x256_c2_dp";
+    }
+    return "";
+  }
+  if (m > 128 && stage18_tiling == "128x256_c2_g8" &&
+      split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
+    return "128x256_c2_split";
+  }
+  return "";
+}
 
 namespace {
 

@@ -22,6 +22,19 @@ namespace ladder {
 // or stream (Stream-K).
 std::vector<std::string> stream_k_configs();
 
+// What the rule reads of the GPU besides the shape: its SMs (one block each), and how many
+// clusters of two 128 x 256 blocks it holds at once.
+struct StreamKResidency {
+  int sms = 0;
+  int wide_pairs = 0;
+};
+
+// The rule: the variant by_shape runs for an m x n x k product on such a GPU (one of
+// stream_k_configs()'s names), or "" for stage 18's default, whose tiling for that C is
+// stage18_tiling (persistent_default_tiling). A pure function: the tests check its choices.
+std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
+                          const std::string& stage18_tiling);
+
 // Where the parts of split tiles meet: FP32 partial tiles and one flag per partial. Allocated
 // once, on the current device, large enough for every shape and variant (a 128 x 256 FP32 tile
 // for each of its SMs), and reused by every launch: a launch leaves the flags clear, as it found

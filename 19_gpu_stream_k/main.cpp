@@ -14,8 +14,8 @@
 #include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
 #include "18_gpu_persistent_clusters/kernel.hpp"
 #include "19_gpu_stream_k/kernel.hpp"
-#include "common/cuda_check.hpp"
 #include "common/device_matrix_bf16.hpp"
+#include "common/device_memory.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/program.hpp"
@@ -34,14 +34,6 @@ bool rows_on_lines(const MatrixBf16& m) {
          reinterpret_cast<std::uintptr_t>(m.data) % 128 == 0;
 }
 
-// `to` = `from`, row by row (to's rows start on lines), queued on the default stream.
-void copy_rows(const MatrixBf16& from, const MatrixBf16& to) {
-  CUDA_CHECK(cudaMemcpy2DAsync(to.data, to.stride * sizeof(ladder::bf16), from.data,
-                               from.stride * sizeof(ladder::bf16),
-                               from.width * sizeof(ladder::bf16), from.height,
-                               cudaMemcpyDeviceToDevice));
-}
-
 // Where A's or B's rows start off the 128-byte lines: the default after copying A, B or both
 // into rows of whole lines inside the timed call. The copy's cost against the faster loads.
 void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape& shape,
@@ -53,8 +45,8 @@ void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape&
       shape.describe() + " (copies of A and B in 128-byte rows)",
       sizeof(ladder::bf16) * (static_cast<std::uint64_t>(shape.m) * a_stride +
                               static_cast<std::uint64_t>(shape.k) * b_stride));
-  const ladder::DeviceMatrixBf16 a_lines(shape.m, shape.k, a_stride);
-  const ladder::DeviceMatrixBf16 b_lines(shape.k, shape.n, b_stride);
+  ladder::DeviceMatrixBf16 a_lines(shape.m, shape.k, a_stride);
+  ladder::DeviceMatrixBf16 b_lines(shape.k, shape.n, b_stride);
   for (const int copies : {1, 2, 3}) {  // bit 0: A, bit 1: B
     const bool copy_a = copies & 1;
     const bool copy_b = copies & 2;
@@ -62,8 +54,8 @@ void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape&
     bench.run(report, name + ", " + what + " copied to 128-byte rows in the call",
               ladder::Role::stage,
               [&, name, copy_a, copy_b](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                if (copy_a) copy_rows(a, a_lines.view());
-                if (copy_b) copy_rows(b, b_lines.view());
+                if (copy_a) ladder::copy_2d(a_lines.view(), a, cudaMemcpyDeviceToDevice);
+                if (copy_b) ladder::copy_2d(b_lines.view(), b, cudaMemcpyDeviceToDevice);
                 ladder::launch_gemm_stream_k(name, copy_a ? a_lines.view() : a,
                                              copy_b ? b_lines.view() : b, c, workspace);
               });

@@ -8,6 +8,7 @@
 // sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -196,9 +197,10 @@ struct Variant {
   std::function<OperandPath(MatrixBf16 a, MatrixBf16 b, Matrix c)> launch;
 };
 
-// A stage's variants by name, each launched through the stage's launcher with its name.
-using LaunchByName = OperandPath (*)(const std::string& name, MatrixBf16 a, MatrixBf16 b,
-                                     Matrix c);
+// A stage's variants by name, each launched through the stage's launcher with its name:
+// launch(name, a, b, c), a function or a lambda holding what else the launcher takes.
+using LaunchByName =
+    std::function<OperandPath(const std::string& name, MatrixBf16 a, MatrixBf16 b, Matrix c)>;
 std::vector<Variant> named_variants(const std::vector<std::string>& names, LaunchByName launch) {
   std::vector<Variant> variants;
   for (const std::string& name : names) {
@@ -430,13 +432,10 @@ TEST_CASE("18 persistent clusters: bit-identical results run after run",
 // boundaries, in both tilings that have a Stream-K variant.
 std::vector<Variant> stream_k_variants(const std::vector<std::string>& names,
                                        const StreamKWorkspace& workspace) {
-  std::vector<Variant> variants;
-  for (const std::string& name : names) {
-    variants.push_back({name, [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                          return launch_gemm_stream_k(name, a, b, c, workspace);
-                        }});
-  }
-  return variants;
+  return named_variants(names, [&workspace](const std::string& name, MatrixBf16 a, MatrixBf16 b,
+                                            Matrix c) {
+    return launch_gemm_stream_k(name, a, b, c, workspace);
+  });
 }
 
 std::vector<test::GemmCase> stream_k_cases() {
@@ -444,6 +443,42 @@ std::vector<test::GemmCase> stream_k_cases() {
       std::getenv("LADDER_QUICK_SHAPES") != nullptr ? part4_cases() : hopper_cases();
   cases.push_back({130, 300, 4136});
   return cases;
+}
+
+// Stage 19's rule on the H100's counts (132 SMs, 66 clusters of two 128 x 256 blocks): one
+// shape for each of its rows, the shapes of its page where one is there, and each edge that
+// moves a shape to the next row. No GPU needed: the rule is a pure function.
+TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]") {
+  const StreamKResidency h100{132, 66};
+  const std::string pairs = "128x256_c2_g8";  // stage 18's default tiling past one wave
+  struct Case {
+    int m, n, k;
+    std::string stage18_tiling;
+    std::string choice;
+  };
+  const Case cases[] = {
+      {1024, 1024, 1024, pairs, "128x64_c1_split"},     // 32 tiles: under a quarter
+      {512, 4096, 14336, pairs, "128x256_c2_split"},    // 64 tiles, 224 slices
+      {128, 12288, 8192, pairs, "128x128_c1_split"},    // 48 tiles in one tile row, 128 slices
+      {128, 12288, 8128, pairs, "128x128_c1_dp"},       // 127 slices: whole tiles
+      {512, 4096, 4096, pairs, "128x128_c1_dp"},        // 64 tiles, 64 slices
+      {1000, 4096, 4096, pairs, "128x256_c2_dp"},       // 128 tiles, 64 pairs fit a wave
+      {1000, 4096, 4032, pairs, ""},                    // 63 slices
+      {1152, 3584, 4096, pairs, ""},                    // 126 tiles, but 70 pairs
+      {1920, 1280, 1024, pairs, ""},                    // the articles' problem: 75 tiles
+      {2048, 2048, 2048, pairs, ""},                    // 128 tiles, 32 slices
+      {4096, 4096, 4096, pairs, ""},                    // 256 pairs: the last wave too full
+      {8192, 28672, 4096, pairs, "128x256_c2_split"},   // 3584 pairs: 20 left, split 3 ways
+      {8192, 28672, 4096, "128x192_c2_g8", ""},         // stage 18 not on 128 x 256 pairs
+      {128, 65536, 4096, pairs, ""},                    // a wave or more in one tile row
+  };
+  const std::vector<std::string> names = stream_k_configs();
+  for (const Case& c : cases) {
+    CAPTURE(c.m, c.n, c.k, c.stage18_tiling);
+    const std::string choice = stream_k_rule(c.m, c.n, c.k, h100, c.stage18_tiling);
+    REQUIRE(choice == c.choice);
+    if (!choice.empty()) REQUIRE(std::find(names.begin(), names.end(), choice) != names.end());
+  }
 }
 
 TEST_CASE("19 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage19]") {
@@ -476,6 +511,10 @@ TEST_CASE("19 Stream-K: bit-identical results run after run",
 TEST_CASE("18 TF32: every variant on every shape and layout",
           "[gpu][sm90][stage18]") {
   const std::vector<std::string> variants = persistent_tf32_configs();
+  const std::vector<std::string> transposing = persistent_tf32_transposing_configs();
+  auto transposes = [&](const std::string& name) {
+    return std::find(transposing.begin(), transposing.end(), name) != transposing.end();
+  };
   REQUIRE_FALSE(variants.empty());
   for (const auto& shape : hopper_cases()) {
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
@@ -503,6 +542,14 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (vector ? OperandPath::tma
                                 : pipelined_path(a_device.view, b_device.view, c)));
+        // On the TMA path B^T is written exactly where the variant transposes B or B's rows
+        // allow no tensor map: a swapped variant that fell back would pass everything else.
+        if (vector) {
+          HostMatrix b_t_corner(1, 1);
+          copy_2d(b_t_corner.view(), b_t.view().sub(0, 0, 1, 1), cudaMemcpyDeviceToHost);
+          const bool written = !std::isnan(b_t_corner.view().get(0, 0));
+          REQUIRE(written == (transposes(name) || !allows_float4(b_device.view)));
+        }
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
                         shape);
       }

@@ -133,12 +133,10 @@ std::vector<Launcher<MatrixBf16>> hopper_launchers() {
 // tests).
 std::vector<Launcher<MatrixBf16>> stream_k_launchers(const StreamKWorkspace& workspace) {
   std::vector<Launcher<MatrixBf16>> launchers;
-  for (const std::string& config : stream_k_configs()) {
-    launchers.push_back({"19 " + config,
-                         [config, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                           launch_gemm_stream_k(config, a, b, c, workspace);
-                         }});
-  }
+  add_configs(launchers, "19 ", stream_k_configs(),
+              [&workspace](const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                launch_gemm_stream_k(config, a, b, c, workspace);
+              });
   return launchers;
 }
 

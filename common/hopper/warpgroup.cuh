@@ -22,6 +22,7 @@ namespace ladder::hopper {
 // wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
 constexpr int kSliceK = 64;
 constexpr int kSliceRowBytes = kSliceK * 2;     // one row of a slice, of A or of a B box
+constexpr int kSliceFloats = kSliceRowBytes / 4;  // a TF32 slice: 32 floats, the same 128 bytes
 constexpr int kBoxBytes = 64 * kSliceRowBytes;  // one 64 x 64 BF16 box of B: 8 KB
 constexpr int kSwizzleAtomBytes = 1024;      // 8 rows x 128 bytes: the swizzle's period
 
@@ -105,7 +106,6 @@ __device__ inline void multiply_slice(const bf16* a_strip, const bf16* b_slot,
 template <int N>
 __device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
                                            float (&acc)[N / 2], bool accumulate) {
-  constexpr int kSliceFloats = kSliceRowBytes / 4;
 #pragma unroll
   for (int k = 0; k < kSliceFloats / 8; ++k) {
     const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
