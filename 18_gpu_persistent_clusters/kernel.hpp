@@ -41,9 +41,10 @@ std::vector<std::string> persistent_tf32_configs();
 std::vector<std::string> persistent_tf32_transposing_configs();
 int transposed_b_stride(int k);
 
-// Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K the
-// TF32 launcher takes, since the transposing variants, and the swapped ones where B's rows are
-// not 16-byte aligned, transpose B (larger throws UsageError from the transpose).
+// Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K for
+// which the TF32 launcher can transpose B, as the transposing variants always do and the
+// swapped ones where B's rows are not 16-byte aligned (larger throws UsageError from the
+// transpose). The program takes no larger K for TF32.
 inline constexpr int kTf32MaxK = 65535 * 32;
 
 // OperandPath::tma where A allows tensor maps (allows_float4) and nothing is empty, else the

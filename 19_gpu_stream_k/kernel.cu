@@ -376,6 +376,11 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
 // last wave are more than half a wave, divide() keeps them whole.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
                           const std::string& stage18_tiling) {
+  if (gpu.sms < 1 || gpu.wide_pairs < 1) {
+    throw std::invalid_argument("stream_k_rule: a GPU counted with " + std::to_string(gpu.sms) +
+                                " SMs and room for " + std::to_string(gpu.wide_pairs) +
+                                " pairs of blocks");
+  }
   const long long tile_rows = (m + 127) / 128;
   const long long tile_columns = (n + 255) / 256;
   const long long tiles = tile_rows * tile_columns;                  // of 128 x 256

@@ -32,6 +32,7 @@ struct StreamKResidency {
 // The rule: the variant by_shape runs for an m x n x k product on such a GPU (one of
 // stream_k_configs()'s names), or "" for stage 18's default, whose tiling for that C is
 // stage18_tiling (persistent_default_tiling). A pure function: the tests check its choices.
+// Throws std::invalid_argument for a GPU counted with no SM or no room for a pair.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
                           const std::string& stage18_tiling);
 

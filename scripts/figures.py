@@ -275,7 +275,7 @@ def tf32_table():
     for problem, name in TF32_PROBLEMS:
         given, transposed, product, cublas_us = tf32_percents(name)
         lines.append(f"| {problem} | **{cut(given, 1)}%** | {cut(transposed, 1)}% | "
-                     f"{cut(product, 1)}% | {cublas_us:,.1f} us |")
+                     f"{cut(product, 1)}% | {cut(cublas_us, 1)} us |")
     return "\n".join(lines)
 
 

@@ -446,8 +446,9 @@ std::vector<test::GemmCase> stream_k_cases() {
 }
 
 // Stage 19's rule on the H100's counts (132 SMs, 66 clusters of two 128 x 256 blocks): one
-// shape for each of its rows, the shapes of its page where one is there, and each edge that
-// moves a shape to the next row. No GPU needed: the rule is a pure function.
+// shape for each of its rows, and shapes on each side of every threshold it compares (tiles
+// against a quarter, half and three quarters of the SMs and against a wave, slices, pairs
+// against a wave, the ways a last wave splits). No GPU needed: the rule is a pure function.
 TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]") {
   const StreamKResidency h100{132, 66};
   const std::string pairs = "128x256_c2_g8";  // stage 18's default tiling past one wave
@@ -471,6 +472,14 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
       {8192, 28672, 4096, pairs, "128x256_c2_split"},   // 3584 pairs: 20 left, split 3 ways
       {8192, 28672, 4096, "128x192_c2_g8", ""},         // stage 18 not on 128 x 256 pairs
       {128, 65536, 4096, pairs, ""},                    // a wave or more in one tile row
+      {1408, 768, 1024, pairs, "128x128_c1_dp"},        // 33 tiles: a quarter
+      {768, 2816, 4096, pairs, ""},                     // 66 tiles: half, 64 slices
+      {768, 2816, 8192, pairs, "128x256_c2_split"},     // 66 tiles: half, 128 slices
+      {1152, 2816, 4096, pairs, "128x256_c2_dp"},       // 99 tiles: three quarters
+      {1536, 2816, 4096, pairs, ""},                    // 132 tiles: a wave, 264 pairs split 1 way
+      {16768, 256, 4096, pairs, "128x256_c2_dp"},       // 131 tiles, 66 pairs: just fit
+      {2304, 2816, 4096, pairs, "128x256_c2_split"},    // 99 pairs: 33 left, split 2 ways
+      {2560, 2560, 4096, pairs, ""},                    // 100 pairs: 34 left, split 1 way
   };
   const std::vector<std::string> names = stream_k_configs();
   for (const Case& c : cases) {
@@ -478,7 +487,10 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
     const std::string choice = stream_k_rule(c.m, c.n, c.k, h100, c.stage18_tiling);
     REQUIRE(choice == c.choice);
     if (!choice.empty()) REQUIRE(std::find(names.begin(), names.end(), choice) != names.end());
+    REQUIRE(choice != names.front());  // by_shape choosing itself would never end
   }
+  REQUIRE_THROWS_AS(stream_k_rule(4096, 4096, 4096, StreamKResidency{}, pairs),
+                    std::invalid_argument);
 }
 
 TEST_CASE("19 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage19]") {
@@ -542,14 +554,12 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (vector ? OperandPath::tma
                                 : pipelined_path(a_device.view, b_device.view, c)));
-        // On the TMA path B^T is written exactly where the variant transposes B or B's rows
+        // B^T is written exactly on the TMA path where the variant transposes B or B's rows
         // allow no tensor map: a swapped variant that fell back would pass everything else.
-        if (vector) {
-          HostMatrix b_t_corner(1, 1);
-          copy_2d(b_t_corner.view(), b_t.view().sub(0, 0, 1, 1), cudaMemcpyDeviceToHost);
-          const bool written = !std::isnan(b_t_corner.view().get(0, 0));
-          REQUIRE(written == (transposes(name) || !allows_float4(b_device.view)));
-        }
+        HostMatrix b_t_corner(1, 1);
+        copy_2d(b_t_corner.view(), b_t.view().sub(0, 0, 1, 1), cudaMemcpyDeviceToHost);
+        const bool written = !std::isnan(b_t_corner.view().get(0, 0));
+        REQUIRE(written == (vector && (transposes(name) || !allows_float4(b_device.view))));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
                         shape);
       }

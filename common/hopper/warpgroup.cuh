@@ -21,10 +21,10 @@ namespace ladder::hopper {
 // Every slice is 64 BF16 deep: 128 bytes, one row of the 128-byte swizzle that TMA writes and
 // wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
 constexpr int kSliceK = 64;
-constexpr int kSliceRowBytes = kSliceK * 2;     // one row of a slice, of A or of a B box
+constexpr int kSliceRowBytes = kSliceK * 2;       // one row of a slice, of A or of a B box
 constexpr int kSliceFloats = kSliceRowBytes / 4;  // a TF32 slice: 32 floats, the same 128 bytes
-constexpr int kBoxBytes = 64 * kSliceRowBytes;  // one 64 x 64 BF16 box of B: 8 KB
-constexpr int kSwizzleAtomBytes = 1024;      // 8 rows x 128 bytes: the swizzle's period
+constexpr int kBoxBytes = 64 * kSliceRowBytes;    // one 64 x 64 BF16 box of B: 8 KB
+constexpr int kSwizzleAtomBytes = 1024;           // 8 rows x 128 bytes: the swizzle's period
 
 // A block's BlockM x BlockN tile of C and the ring of Slots slots it loads into, each a slice
 // of A (BlockM rows) and one of B (BlockN / 64 boxes), in dynamic shared memory: after the ring
