@@ -1,0 +1,64 @@
+#include "common/matrix_fp8.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ladder {
+
+float largest_magnitude(const Matrix& m) {
+  float largest = 0.0f;
+  for (int row = 0; row < m.height; ++row) {
+    for (int col = 0; col < m.width; ++col) {
+      const float x = m.get(row, col);
+      if (!std::isfinite(x)) {
+        throw std::invalid_argument("largest_magnitude: element (" + std::to_string(row) + ", " +
+                                    std::to_string(col) + ") is not finite");
+      }
+      largest = std::fmax(largest, std::fabs(x));
+    }
+  }
+  return largest;
+}
+
+float e4m3_scale(float largest) {
+  if (!(largest >= 0.0f) || !std::isfinite(largest)) {
+    throw std::invalid_argument("e4m3_scale: the largest magnitude must be finite and >= 0, not " +
+                                std::to_string(largest));
+  }
+  return largest == 0.0f ? 1.0f : kE4m3Max / largest;
+}
+
+void quantize_e4m3(const Matrix& src, float scale, const MatrixFp8& dst) {
+  if (src.width != dst.width || src.height != dst.height) {
+    throw std::invalid_argument("quantize_e4m3: source and destination differ in shape");
+  }
+  for (int row = 0; row < src.height; ++row) {
+    for (int col = 0; col < src.width; ++col) {
+      // The constructor rounds to nearest, ties to even, and saturates (__NV_SATFINITE).
+      dst.set(row, col, fp8_e4m3(src.get(row, col) * scale));
+    }
+  }
+}
+
+std::vector<double> reference_product_fp8(const MatrixFp8& a, float a_scale, const MatrixFp8& b,
+                                          float b_scale) {
+  if (a.width != b.height) {
+    throw std::invalid_argument("reference_product_fp8: A has " + std::to_string(a.width) +
+                                " columns, B " + std::to_string(b.height) + " rows");
+  }
+  const double unscale = 1.0 / (static_cast<double>(a_scale) * b_scale);
+  std::vector<double> c(static_cast<std::size_t>(a.height) * b.width, 0.0);
+  for (int row = 0; row < a.height; ++row) {
+    for (int k = 0; k < a.width; ++k) {
+      const double x = static_cast<float>(a.get(row, k));
+      for (int col = 0; col < b.width; ++col) {
+        c[static_cast<std::size_t>(row) * b.width + col] += x * static_cast<float>(b.get(k, col));
+      }
+    }
+  }
+  for (double& value : c) value *= unscale;
+  return c;
+}
+
+}  // namespace ladder

@@ -1,0 +1,67 @@
+// The 8-bit operands of the FP8 stage: the same view as MatrixBf16 (row-major, element
+// (row, col) at data[row * stride + col]) over E4M3 elements: 1 sign, 4 exponent and 3 mantissa
+// bits, finite values up to 448, no infinities. An FP8 matrix stands for real values only
+// with its scale: the FP8 values are the real ones times `scale`, chosen per tensor from the
+// largest magnitude (e4m3_scale), so that the range fits. C stays a float Matrix.
+#pragma once
+
+#include <cuda_fp8.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+using fp8_e4m3 = __nv_fp8_e4m3;
+
+struct MatrixFp8 {
+  int width = 0;   // columns
+  int height = 0;  // rows
+  int stride = 0;  // elements from the start of one row to the next, >= width
+  fp8_e4m3* data = nullptr;
+
+  LADDER_HOST_DEVICE fp8_e4m3 get(int row, int col) const { return data[row * stride + col]; }
+  LADDER_HOST_DEVICE void set(int row, int col, fp8_e4m3 value) const {
+    data[row * stride + col] = value;
+  }
+  // No elements (see Matrix::empty).
+  LADDER_HOST_DEVICE bool empty() const { return width == 0 || height == 0; }
+  LADDER_HOST_DEVICE MatrixFp8 sub(int row, int col, int rows, int cols) const {
+    return MatrixFp8{cols, rows, stride, data + row * stride + col};
+  }
+};
+
+// True when every row starts on a 16-byte boundary: 16 elements to a 16-byte access, the
+// alignment TMA needs of a row.
+inline bool allows_16_bytes(const MatrixFp8& m) {
+  return reinterpret_cast<std::uintptr_t>(m.data) % 16 == 0 && m.stride % 16 == 0;
+}
+
+// The largest finite E4M3 value. Conversions saturate to it: a real value beyond it, infinity
+// included, becomes +-448 (NaN stays NaN).
+inline constexpr float kE4m3Max = 448.0f;
+
+// The largest |x| of a host view; std::invalid_argument if an element is NaN or infinite (no
+// scale could bring it into range).
+float largest_magnitude(const Matrix& m);
+
+// The per-tensor scale for values whose largest magnitude is `largest`: the factor that maps
+// it onto kE4m3Max (1 for an all-zero tensor), so that the largest values keep E4M3's full
+// precision and none saturates. std::invalid_argument for a negative or non-finite `largest`.
+float e4m3_scale(float largest);
+
+// dst = src * scale rounded to the nearest E4M3 value (ties to even), saturating at +-448: on
+// the host, for host views of the same shape (std::invalid_argument otherwise). The reference
+// the device's quantisation is checked against.
+void quantize_e4m3(const Matrix& src, float scale, const MatrixFp8& dst);
+
+// C = (A / a_scale)(B / b_scale), m x n row-major, in double: each product of two E4M3 values
+// is exact (and exact in FP32 too: 4 significant bits times 4 make at most 8), and the sum and
+// the scales are applied in double. Host views; std::invalid_argument unless a.width ==
+// b.height.
+std::vector<double> reference_product_fp8(const MatrixFp8& a, float a_scale, const MatrixFp8& b,
+                                          float b_scale);
+
+}  // namespace ladder

@@ -1,0 +1,125 @@
+// The FP8 ground, on the host (no GPU): the E4M3 format as cuda_fp8.h converts to and from it,
+// the per-tensor scale, the quantisation reference and the double reference product.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "common/host_matrix.hpp"
+#include "common/matrix_fp8.hpp"
+#include "test_support.hpp"
+
+using namespace ladder;
+
+namespace {
+
+fp8_e4m3 from_bits(int bits) {
+  fp8_e4m3 value;
+  value.__x = static_cast<__nv_fp8_storage_t>(bits);
+  return value;
+}
+
+// A host MatrixFp8 over `elements`, which must outlive it.
+MatrixFp8 host_view(std::vector<fp8_e4m3>& elements, int height, int width) {
+  elements.assign(static_cast<std::size_t>(height) * width, fp8_e4m3(0.0f));
+  return MatrixFp8{width, height, width, elements.data()};
+}
+
+}  // namespace
+
+TEST_CASE("E4M3: every finite code round-trips, 448 is the largest, NaN has two codes",
+          "[common][fp8]") {
+  int finite = 0;
+  float largest = 0.0f;
+  for (int bits = 0; bits < 256; ++bits) {
+    CAPTURE(bits);
+    const float value = static_cast<float>(from_bits(bits));
+    if (std::isnan(value)) {
+      REQUIRE((bits & 0x7F) == 0x7F);  // S.1111.111: no infinities, one NaN per sign
+      continue;
+    }
+    ++finite;
+    largest = std::fmax(largest, std::fabs(value));
+    REQUIRE(static_cast<int>(fp8_e4m3(value).__x) == bits);
+  }
+  REQUIRE(finite == 254);
+  REQUIRE(largest == kE4m3Max);
+}
+
+TEST_CASE("E4M3 conversion rounds to nearest, ties to even, and saturates", "[common][fp8]") {
+  // Between 1 and 2 the spacing is 2^-3: 1 + 2^-4 is halfway between 1 and 1.125.
+  REQUIRE(static_cast<float>(fp8_e4m3(1.0625f)) == 1.0f);      // tie: to the even mantissa
+  REQUIRE(static_cast<float>(fp8_e4m3(1.1875f)) == 1.25f);     // tie: to the even mantissa
+  REQUIRE(static_cast<float>(fp8_e4m3(1.07f)) == 1.125f);      // nearer 1.125
+  REQUIRE(static_cast<float>(fp8_e4m3(464.0f)) == kE4m3Max);   // past the top: saturated
+  REQUIRE(static_cast<float>(fp8_e4m3(-1e30f)) == -kE4m3Max);
+  REQUIRE(static_cast<float>(fp8_e4m3(INFINITY)) == kE4m3Max);
+  REQUIRE(static_cast<float>(fp8_e4m3(std::ldexp(1.0f, -9))) == std::ldexp(1.0f, -9));  // the
+  REQUIRE(static_cast<float>(fp8_e4m3(std::ldexp(1.0f, -11))) == 0.0f);  // smallest, and below
+}
+
+TEST_CASE("The product of two E4M3 values is exact in FP32", "[common][fp8]") {
+  long long pairs = 0;
+  for (int x = 0; x < 256; ++x) {
+    const float a = static_cast<float>(from_bits(x));
+    if (std::isnan(a)) continue;
+    for (int y = 0; y < 256; ++y) {
+      const float b = static_cast<float>(from_bits(y));
+      if (std::isnan(b)) continue;
+      ++pairs;
+      if (static_cast<double>(a * b) != static_cast<double>(a) * b) FAIL(a << " * " << b);
+    }
+  }
+  REQUIRE(pairs == 254 * 254);
+}
+
+TEST_CASE("The per-tensor scale maps the largest magnitude onto 448", "[common][fp8]") {
+  HostMatrix m = test::random_matrix(37, 53, 3, 11);
+  m.view().set(5, 7, -3.5f);  // random values are within [-1, 1): this one is the largest
+  REQUIRE(largest_magnitude(m.view()) == 3.5f);
+  const float scale = e4m3_scale(3.5f);
+  REQUIRE(scale == kE4m3Max / 3.5f);
+  std::vector<fp8_e4m3> elements;
+  const MatrixFp8 q = host_view(elements, 37, 53);
+  quantize_e4m3(m.view(), scale, q);
+  REQUIRE(static_cast<float>(q.get(5, 7)) == -kE4m3Max);
+  // Every normal value keeps 4 significant bits: within half a step, 2^-4 of itself.
+  for (int row = 0; row < 37; ++row) {
+    for (int col = 0; col < 53; ++col) {
+      const double x = static_cast<double>(m.view().get(row, col)) * scale;
+      if (std::fabs(x) < std::ldexp(1.0, -6)) continue;  // E4M3's normals start at 2^-6
+      REQUIRE(std::fabs(static_cast<float>(q.get(row, col)) - x) <= std::ldexp(std::fabs(x), -4));
+    }
+  }
+  REQUIRE(e4m3_scale(0.0f) == 1.0f);
+  REQUIRE_THROWS_AS(e4m3_scale(-1.0f), std::invalid_argument);
+  REQUIRE_THROWS_AS(e4m3_scale(NAN), std::invalid_argument);
+  REQUIRE_THROWS_AS(e4m3_scale(INFINITY), std::invalid_argument);
+  m.view().set(1, 1, NAN);
+  REQUIRE_THROWS_AS(largest_magnitude(m.view()), std::invalid_argument);
+  REQUIRE_THROWS_AS(quantize_e4m3(m.view(), scale, q.sub(0, 0, 36, 53)), std::invalid_argument);
+}
+
+TEST_CASE("The FP8 reference product applies both scales to exact products", "[common][fp8]") {
+  // A 2x3 and a 3x2 of E4M3 values with scales 2 and 8: C = (A B) / 16.
+  std::vector<fp8_e4m3> a_elements;
+  std::vector<fp8_e4m3> b_elements;
+  const MatrixFp8 a = host_view(a_elements, 2, 3);
+  const MatrixFp8 b = host_view(b_elements, 3, 2);
+  const float a_values[2][3] = {{448.0f, -1.5f, 0.25f}, {3.0f, 0.0f, -448.0f}};
+  const float b_values[3][2] = {{1.0f, -2.0f}, {0.125f, 448.0f}, {6.0f, 0.5f}};
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col) a.set(row, col, fp8_e4m3(a_values[row][col]));
+  }
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 2; ++col) b.set(row, col, fp8_e4m3(b_values[row][col]));
+  }
+  const std::vector<double> c = reference_product_fp8(a, 2.0f, b, 8.0f);
+  REQUIRE(c.size() == 4);
+  REQUIRE(c[0] == (448.0 - 1.5 * 0.125 + 0.25 * 6.0) / 16);
+  REQUIRE(c[1] == (448.0 * -2.0 - 1.5 * 448.0 + 0.25 * 0.5) / 16);
+  REQUIRE(c[2] == (3.0 - 448.0 * 6.0) / 16);
+  REQUIRE(c[3] == (3.0 * -2.0 - 448.0 * 0.5) / 16);
+  REQUIRE_THROWS_AS(reference_product_fp8(a, 1.0f, a, 1.0f), std::invalid_argument);
+}
