@@ -1,5 +1,6 @@
 #include "common/matrix_fp8.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,28 @@ float largest_magnitude(const Matrix& m) {
     }
   }
   return largest;
+}
+
+BlockScales e4m3_block_scales(const Matrix& src, int block_rows, int block_cols) {
+  if (block_rows < 1 || block_cols < 1) {
+    throw std::invalid_argument("e4m3_block_scales: blocks of " + std::to_string(block_rows) +
+                                " x " + std::to_string(block_cols) + " elements");
+  }
+  BlockScales out;
+  out.block_rows = block_rows;
+  out.block_cols = block_cols;
+  out.blocks_across = (src.width + block_cols - 1) / block_cols;
+  const int blocks_down = (src.height + block_rows - 1) / block_rows;
+  for (int block_row = 0; block_row < blocks_down; ++block_row) {
+    for (int block_col = 0; block_col < out.blocks_across; ++block_col) {
+      const int row0 = block_row * block_rows;
+      const int col0 = block_col * block_cols;
+      const Matrix block = src.sub(row0, col0, std::min(block_rows, src.height - row0),
+                                   std::min(block_cols, src.width - col0));
+      out.scales.push_back(e4m3_scale(largest_magnitude(block)));
+    }
+  }
+  return out;
 }
 
 float e4m3_scale(float largest) {
@@ -41,6 +64,17 @@ void quantize_e4m3(const Matrix& src, float scale, const MatrixFp8& dst) {
   }
 }
 
+void quantize_e4m3(const Matrix& src, const BlockScales& scales, const MatrixFp8& dst) {
+  if (src.width != dst.width || src.height != dst.height) {
+    throw std::invalid_argument("quantize_e4m3: source and destination differ in shape");
+  }
+  for (int row = 0; row < src.height; ++row) {
+    for (int col = 0; col < src.width; ++col) {
+      dst.set(row, col, fp8_e4m3(src.get(row, col) * scales.at(row, col)));
+    }
+  }
+}
+
 std::vector<double> reference_product_fp8(const MatrixFp8& a, float a_scale, const MatrixFp8& b,
                                           float b_scale) {
   if (a.width != b.height) {
@@ -58,6 +92,25 @@ std::vector<double> reference_product_fp8(const MatrixFp8& a, float a_scale, con
     }
   }
   for (double& value : c) value *= unscale;
+  return c;
+}
+
+std::vector<double> reference_product_fp8(const MatrixFp8& a, const BlockScales& a_scales,
+                                          const MatrixFp8& b, const BlockScales& b_scales) {
+  if (a.width != b.height) {
+    throw std::invalid_argument("reference_product_fp8: A has " + std::to_string(a.width) +
+                                " columns, B " + std::to_string(b.height) + " rows");
+  }
+  std::vector<double> c(static_cast<std::size_t>(a.height) * b.width, 0.0);
+  for (int row = 0; row < a.height; ++row) {
+    for (int k = 0; k < a.width; ++k) {
+      const double x = static_cast<float>(a.get(row, k)) / static_cast<double>(a_scales.at(row, k));
+      for (int col = 0; col < b.width; ++col) {
+        c[static_cast<std::size_t>(row) * b.width + col] +=
+            x * static_cast<float>(b.get(k, col)) / static_cast<double>(b_scales.at(k, col));
+      }
+    }
+  }
   return c;
 }
 

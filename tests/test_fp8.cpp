@@ -123,3 +123,75 @@ TEST_CASE("The FP8 reference product applies both scales to exact products", "[c
   REQUIRE(c[3] == (3.0 * -2.0 - 448.0 * 0.5) / 16);
   REQUIRE_THROWS_AS(reference_product_fp8(a, 1.0f, a, 1.0f), std::invalid_argument);
 }
+
+TEST_CASE("Per-block scales keep an outlier's cost inside its block", "[common][fp8]") {
+  // E4M3's normal values span 2^-6 to 448, about 2^15. An outlier 1000 times the rest only
+  // shifts them within that span (the same 4 significant bits); one 10^5 times pushes them
+  // below it, among the subnormals, whose spacing is a fixed 2^-9.
+  HostMatrix m = test::random_matrix(64, 300, 0, 12);
+  m.view().set(0, 5, 1e5f);  // the rest lie within [-1, 1)
+  const BlockScales blocks = e4m3_block_scales(m.view(), 1, 128);  // A's blocks in DeepSeek-V3
+  REQUIRE(blocks.blocks_across == 3);  // 128, 128 and 44 columns
+  REQUIRE(blocks.scales.size() == 64 * 3);
+  REQUIRE(blocks.at(0, 5) == e4m3_scale(1e5f));
+  REQUIRE(blocks.at(0, 299) == e4m3_scale(largest_magnitude(m.view().sub(0, 256, 1, 44))));
+  const float tensor_scale = e4m3_scale(largest_magnitude(m.view()));
+  std::vector<fp8_e4m3> per_tensor_elements;
+  std::vector<fp8_e4m3> per_block_elements;
+  const MatrixFp8 per_tensor = host_view(per_tensor_elements, 64, 300);
+  const MatrixFp8 per_block = host_view(per_block_elements, 64, 300);
+  quantize_e4m3(m.view(), tensor_scale, per_tensor);
+  quantize_e4m3(m.view(), blocks, per_block);
+  // The error of each value once scaled back, outside the outlier's block: per tensor, the
+  // values fall among E4M3's subnormals; per block, each keeps its 4 significant bits.
+  double tensor_error = 0.0;
+  double block_error = 0.0;
+  for (int row = 0; row < 64; ++row) {
+    for (int col = 0; col < 300; ++col) {
+      if (row == 0 && col < 128) continue;
+      const double x = m.view().get(row, col);
+      const double tensor_wrong =
+          std::fabs(static_cast<float>(per_tensor.get(row, col)) / tensor_scale - x);
+      const double block_wrong =
+          std::fabs(static_cast<float>(per_block.get(row, col)) / blocks.at(row, col) - x);
+      tensor_error += tensor_wrong;
+      block_error += block_wrong;
+      // Half a step: 2^-4 of a normal value, half the subnormal spacing (2^-10) below them.
+      const double half_step =
+          std::ldexp(std::fabs(x), -4) + std::ldexp(1.0, -10) / blocks.at(row, col);
+      REQUIRE(block_wrong <= half_step);
+    }
+  }
+  CAPTURE(tensor_error, block_error);
+  REQUIRE(block_error * 8 < tensor_error);
+  REQUIRE_THROWS_AS(e4m3_block_scales(m.view(), 0, 128), std::invalid_argument);
+}
+
+TEST_CASE("With equal block scales the block reference is the per-tensor one", "[common][fp8]") {
+  HostMatrix a_real = test::random_matrix(5, 260, 0, 13);
+  HostMatrix b_real = test::random_matrix(260, 7, 0, 14);
+  std::vector<fp8_e4m3> a_elements;
+  std::vector<fp8_e4m3> b_elements;
+  const MatrixFp8 a = host_view(a_elements, 5, 260);
+  const MatrixFp8 b = host_view(b_elements, 260, 7);
+  quantize_e4m3(a_real.view(), 4.0f, a);
+  quantize_e4m3(b_real.view(), 0.5f, b);
+  BlockScales a_blocks{1, 128, 3, std::vector<float>(5 * 3, 4.0f)};
+  BlockScales b_blocks{128, 128, 1, std::vector<float>(3, 0.5f)};
+  const std::vector<double> per_tensor = reference_product_fp8(a, 4.0f, b, 0.5f);
+  const std::vector<double> per_block = reference_product_fp8(a, a_blocks, b, b_blocks);
+  REQUIRE(per_block.size() == per_tensor.size());
+  for (std::size_t i = 0; i < per_tensor.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(per_block[i] == Approx(per_tensor[i]).epsilon(1e-12).margin(1e-12));
+  }
+  // One block of A's first row twice as large: its share of row 0 halves.
+  a_blocks.scales[1] = 8.0f;
+  const std::vector<double> halved = reference_product_fp8(a, a_blocks, b, b_blocks);
+  double expected = 0.0;
+  for (int k = 0; k < 260; ++k) {
+    const double factor = (k >= 128 && k < 256) ? 8.0 : 4.0;
+    expected += static_cast<float>(a.get(0, k)) / factor * static_cast<float>(b.get(k, 0)) / 0.5;
+  }
+  REQUIRE(halved[0] == Approx(expected).epsilon(1e-12).margin(1e-12));
+}
