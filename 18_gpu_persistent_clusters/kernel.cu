@@ -67,9 +67,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == 0) {
       int it = 0;
       for (int t = cluster; t < order.count(); t += step) {
-        int row0 = 0;
-        int col0 = 0;
-        order.origin(t, rank, row0, col0);
+        const auto [row0, col0] = order.origin(t, rank);
         for (int s = 0; s < slices; ++s, ++it) {
           load_slice<Ops>(layout, &a_map, &b_map, it, s, row0, col0, rank);
         }
@@ -86,9 +84,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     float acc[kStrips][Cfg::kBlockN / 2];
     int it = 0;
     for (int t = cluster; t < order.count(); t += step) {
-      int row0 = 0;
-      int col0 = 0;
-      order.origin(t, rank, row0, col0);
+      const auto [row0, col0] = order.origin(t, rank);
       for (int s = 0; s < slices; ++s, ++it) {
         const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
@@ -168,10 +164,6 @@ void launch(typename Ops::View a, typename Ops::View b, Matrix c) {
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c));
 }
 
-using Wide = Config<128, 256, 64, 2, 8, true>;
-using Narrow = Config<128, 192, 64, 2, 8, true>;
-using WideAlone = Config<128, 256, 64, 1, 8, true>;
-using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
 static_assert(!std::is_copy_constructible_v<Launch<Wide>> &&
                   !std::is_move_constructible_v<Launch<Wide>>,
               "a Launch's config points at its own cluster_shape: a copy would dangle");

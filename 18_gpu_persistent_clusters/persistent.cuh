@@ -75,6 +75,13 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
 };
 
+// Stage 18's tilings, which stage 19 and the swapped TF32 kernel use too: 128 x 256 tiles or
+// 128 x 192, in clusters of two or alone.
+using Wide = Config<128, 256, 64, 2, 8, true>;
+using Narrow = Config<128, 192, 64, 2, 8, true>;
+using WideAlone = Config<128, 256, 64, 1, 8, true>;
+using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
+
 // A block's dynamic shared memory as Cfg lays it out: the ring of slots, each consumer's
 // staging buffer (kStagingBytes), then each slot's full and empty barriers. empty[slot] counts
 // every consumer of every block in the cluster, since each block's loads of B write into all
@@ -163,11 +170,9 @@ struct TileOrder {
                      Cfg::kClusterM) {}
   __device__ int count() const { return cluster_rows * tiles_n; }
   // The origin in C of tile t for the block of this rank in its cluster.
-  __device__ void origin(int t, std::uint32_t rank, int& row0, int& col0) const {
-    const TileOrigin at = grouped_tile_origin(t, cluster_rows, tiles_n, Cfg::kGroupM, Cfg::kBlockM,
-                                              Cfg::kBlockN, Cfg::kClusterM, static_cast<int>(rank));
-    row0 = at.row;
-    col0 = at.col;
+  __device__ TileOrigin origin(int t, std::uint32_t rank) const {
+    return grouped_tile_origin(t, cluster_rows, tiles_n, Cfg::kGroupM, Cfg::kBlockM, Cfg::kBlockN,
+                               Cfg::kClusterM, static_cast<int>(rank));
   }
 };
 

@@ -176,9 +176,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == 0) {
       int it = 0;
       for (int t = cluster; t < order.count(); t += step) {
-        int n0 = 0;
-        int m0 = 0;
-        order.origin(t, rank, n0, m0);
+        const auto [n0, m0] = order.origin(t, rank);
         for (int s = 0; s < slices; ++s, ++it) {
           // The slot's row part is B's slice; its column part, shared by the cluster, A's rows.
           load_slice<SwappedOperands>(layout, &b_map, &a_map, it, s, n0, m0, rank);
@@ -194,9 +192,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     std::uint32_t odd[4][4];   // loads must not overwrite those of the product in flight
     int it = 0;
     for (int t = cluster; t < order.count(); t += step) {
-      int n0 = 0;
-      int m0 = 0;
-      order.origin(t, rank, n0, m0);
+      const auto [n0, m0] = order.origin(t, rank);
       for (int s = 0; s < slices; ++s, ++it) {
         const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
@@ -228,9 +224,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterM > 1) cluster_sync();
 }
 
-// The swapped tiles: 128 columns of C (two consumers of 64) by 256 rows, in pairs or alone.
-using Pairs = Config<128, 256, 64, 2, 8, true>;
-using Alone = Config<128, 256, 64, 1, 8, true>;
+// The swapped tiles are stage 18's Wide and WideAlone: 128 columns of C (two consumers of 64)
+// by 256 rows, in pairs or alone.
 
 template <class Cfg>
 int resident_swapped_clusters() {
@@ -258,14 +253,14 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
 void launch_tf32_swapped(SwappedTiling tiling, Matrix a, Matrix b, Matrix c) {
   if (tiling == SwappedTiling::by_size) {
     // Stage 18's rule: clusters pay only past one wave.
-    const long long tiles = cluster_tiles<Alone>(transposed_shape(c));
-    const bool one_wave = tiles <= resident_swapped_clusters<Alone>();
+    const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
+    const bool one_wave = tiles <= resident_swapped_clusters<WideAlone>();
     tiling = one_wave ? SwappedTiling::alone : SwappedTiling::pairs;
   }
   if (tiling == SwappedTiling::pairs) {
-    launch_swapped<Pairs>(a, b, c);
+    launch_swapped<Wide>(a, b, c);
   } else {
-    launch_swapped<Alone>(a, b, c);
+    launch_swapped<WideAlone>(a, b, c);
   }
 }
 

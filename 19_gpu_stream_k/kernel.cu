@@ -166,9 +166,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       PartWalk walk(division, cluster);
       Part part{};
       while (walk.next(part)) {
-        int row0 = 0;
-        int col0 = 0;
-        order.origin(part.tile, rank, row0, col0);
+        const auto [row0, col0] = order.origin(part.tile, rank);
         for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
           load_slice<Bf16Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
         }
@@ -190,9 +188,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     PartWalk walk(division, cluster);
     Part part{};
     while (walk.next(part)) {
-      int row0 = 0;
-      int col0 = 0;
-      order.origin(part.tile, rank, row0, col0);
+      const auto [row0, col0] = order.origin(part.tile, rank);
       for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
         const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
@@ -322,9 +318,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
                                 workspace.flags()));
 }
 
-// The tilings: stage 18's 128 x 256 in clusters of two, and narrower tiles that fill more SMs,
-// with deeper rings (the shared memory their narrower slots leave).
-using Wide = Config<128, 256, 64, 2, 8, true>;
+// The tilings: stage 18's Wide (128 x 256 in clusters of two), and narrower tiles that fill
+// more SMs, with deeper rings (the shared memory their narrower slots leave).
 using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
 using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 
