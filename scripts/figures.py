@@ -257,15 +257,14 @@ def part4_table(record, articles):
 def tf32_percents(name):
     """One TF32 run's rows as % of cuBLAS TF32: the default (B as given), the transposing
     default (B^T by stage 08 in the call), its product alone, and cuBLAS's time in us."""
-    with open(os.path.join(ROOT, TF32_RECORD, name), newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("median_ms")]
-    ceiling = float(next(r for r in rows if r["role"] == "ceiling")["median_ms"])
+    rows = ladder.read_rows(os.path.join(ROOT, TF32_RECORD, name), "stage",
+                            "18_gpu_persistent_clusters --precision tf32 --csv")
+    top = ladder.ceiling(rows)
 
     def percent(start):
-        row = next(r for r in rows if r["variant"].startswith(start))
-        return 100 * ceiling / float(row["median_ms"])
+        return shapes.percent_of(next(r for r in rows if r["variant"].startswith(start)), top)
     return (percent("TF32 by_size, "), percent("TF32 transposed_by_size, B^T by stage 08"),
-            percent("TF32 transposed_by_size, B^T given"), 1000 * ceiling)
+            percent("TF32 transposed_by_size, B^T given"), 1000 * float(top["median_ms"]))
 
 
 def tf32_table():
