@@ -6,6 +6,14 @@
 #include <string>
 
 namespace ladder {
+namespace {
+
+// Per-tensor scaling as block scaling: one block over the whole height x width matrix.
+BlockScales one_block(int height, int width, float scale) {
+  return BlockScales{std::max(1, height), std::max(1, width), 1, {scale}};
+}
+
+}  // namespace
 
 float largest_magnitude(const Matrix& m) {
   float largest = 0.0f;
@@ -53,15 +61,7 @@ float e4m3_scale(float largest) {
 }
 
 void quantize_e4m3(const Matrix& src, float scale, const MatrixFp8& dst) {
-  if (src.width != dst.width || src.height != dst.height) {
-    throw std::invalid_argument("quantize_e4m3: source and destination differ in shape");
-  }
-  for (int row = 0; row < src.height; ++row) {
-    for (int col = 0; col < src.width; ++col) {
-      // The constructor rounds to nearest, ties to even, and saturates (__NV_SATFINITE).
-      dst.set(row, col, fp8_e4m3(src.get(row, col) * scale));
-    }
-  }
+  quantize_e4m3(src, one_block(src.height, src.width, scale), dst);
 }
 
 void quantize_e4m3(const Matrix& src, const BlockScales& scales, const MatrixFp8& dst) {
@@ -77,22 +77,8 @@ void quantize_e4m3(const Matrix& src, const BlockScales& scales, const MatrixFp8
 
 std::vector<double> reference_product_fp8(const MatrixFp8& a, float a_scale, const MatrixFp8& b,
                                           float b_scale) {
-  if (a.width != b.height) {
-    throw std::invalid_argument("reference_product_fp8: A has " + std::to_string(a.width) +
-                                " columns, B " + std::to_string(b.height) + " rows");
-  }
-  const double unscale = 1.0 / (static_cast<double>(a_scale) * b_scale);
-  std::vector<double> c(static_cast<std::size_t>(a.height) * b.width, 0.0);
-  for (int row = 0; row < a.height; ++row) {
-    for (int k = 0; k < a.width; ++k) {
-      const double x = static_cast<float>(a.get(row, k));
-      for (int col = 0; col < b.width; ++col) {
-        c[static_cast<std::size_t>(row) * b.width + col] += x * static_cast<float>(b.get(k, col));
-      }
-    }
-  }
-  for (double& value : c) value *= unscale;
-  return c;
+  return reference_product_fp8(a, one_block(a.height, a.width, a_scale), b,
+                               one_block(b.height, b.width, b_scale));
 }
 
 std::vector<double> reference_product_fp8(const MatrixFp8& a, const BlockScales& a_scales,
