@@ -36,7 +36,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 
 // A row-major matrix as TMA sees it, whatever its element type.
 struct Rows {
-  const char* type;  // "BF16", "FP32": for messages
+  const char* type;  // "BF16", "FP32", "E4M3": for messages
   CUtensorMapDataType encoding;
   int element_bytes;
   void* data;
@@ -119,6 +119,12 @@ CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows) {
   return encode(Rows{"FP32", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, m.data, m.width, m.height,
                      m.stride},
                 allows_float4(m), "allows_float4", box_cols, box_rows);
+}
+
+CUtensorMap make_tensor_map_2d(const MatrixFp8& m, int box_cols, int box_rows) {
+  return encode(Rows{"E4M3", CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, m.data, m.width, m.height,
+                     m.stride},
+                allows_16_bytes(m), "allows_16_bytes", box_cols, box_rows);
 }
 
 CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows) {

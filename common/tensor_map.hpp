@@ -9,6 +9,7 @@
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
+#include "common/matrix_fp8.hpp"
 #include "common/operand_path.hpp"
 
 namespace ladder {
@@ -34,6 +35,10 @@ inline bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.wid
 // swizzle on the shared-memory side, allows_float4(m) and a box of 4 to 32 columns (a multiple
 // of 4) by 1 to 256 rows, or std::invalid_argument.
 CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows);
+
+// The same over an E4M3 view (stage 20's A and B^T): allows_16_bytes(m) and a box of 16 to 128
+// columns (a multiple of 16) by 1 to 256 rows, or std::invalid_argument.
+CUtensorMap make_tensor_map_2d(const MatrixFp8& m, int box_cols, int box_rows);
 
 // A map to store into C through (stage 18's epilogue): the same, and allows_tma_store(c).
 CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows);

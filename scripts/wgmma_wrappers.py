@@ -16,6 +16,9 @@ TYPES = {
              "N-major: the 1 in the last operand transposes it"),
     "tf32": ((192, 256), 8, "tf32", "1, 1",
              "K-major: TF32 has no transpose, B^T's rows are B's columns"),
+    # Stage 20: E4M3 operands, 32 deep (32 bytes, as BF16's 16 and TF32's 8), K-major only.
+    "e4m3": ((128, 192, 256), 32, "e4m3", "1, 1",
+             "K-major: FP8 has no transpose, B^T's rows are B's columns"),
 }
 
 
@@ -47,7 +50,7 @@ def asm_function(name, comment, params, n, instruction, a_operand, setp_index, i
 
 def wrapper(n: int, kind: str = "bf16") -> str:
     _, k, ptx_type, immediates, b_layout = TYPES[kind]
-    suffix = "" if kind == "bf16" else "_tf32"
+    suffix = "" if kind == "bf16" else f"_{kind}"
     regs = n // 2
     comment = [f"D (64 x {n}, FP32, registers) += A (64 x {k}, shared, K-major) * B ({k} x {n}, shared,",
                f"{b_layout}). accumulate == 0 ignores D's old value."]
@@ -80,7 +83,7 @@ def header_text() -> str:
     body = "\n\n".join([wrapper(n, kind) for kind, spec in TYPES.items() for n in spec[0]] +
                        [wrapper_a_in_registers(256)])
     return ("// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
-            "// wgmma.mma_async for BF16 and TF32 operands with FP32 accumulators, one function per\n"
+            "// wgmma.mma_async for BF16, TF32 and E4M3 operands with FP32 accumulators, one function per\n"
             "// operand type and N.\n"
             "#pragma once\n\n#include <cstdint>\n\nnamespace ladder::hopper {\n\n"
             f"{body}\n\n}}  // namespace ladder::hopper\n")

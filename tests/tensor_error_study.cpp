@@ -33,6 +33,7 @@
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
 #include "common/tensor_cores.hpp"
+#include "tests/error_study.hpp"
 
 namespace {
 
@@ -77,64 +78,6 @@ std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
   return all;
 }
 
-template <class Change>
-void change_each(HostMatrix& m, Change change) {
-  for (int i = 0; i < m.height(); ++i)
-    for (int j = 0; j < m.width(); ++j) m.set(i, j, change(m.get(i, j)));
-}
-
-// The stages' inputs: uniform in [-1, 1).
-void uniform(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
-  fill_random(a.view(), seed);
-  fill_random(b.view(), seed + 1);
-}
-
-// No cancellation: every truncation of a partial sum errs the same way, so they add up.
-void all_positive(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
-  uniform(a, b, seed);
-  const auto magnitude = [](float x) { return std::fabs(x); };
-  change_each(a, magnitude);
-  change_each(b, magnitude);
-}
-
-// Large cancellation: the last K/2 products are the first K/2 with the opposite sign, so the
-// sum is one product (K odd) or zero while the magnitude grows with K, and the accumulator
-// holds the whole first half before it cancels.
-void cancelling(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
-  all_positive(a, b, seed);
-  const int depth = a.width();
-  const int half = depth / 2;
-  for (int p = 0; p < half; ++p) {
-    const int mirror = depth - half + p;
-    for (int i = 0; i < a.height(); ++i) a.set(i, mirror, a.get(i, p));
-    for (int j = 0; j < b.width(); ++j) b.set(mirror, j, -b.get(p, j));
-  }
-}
-
-// One large term: all products positive, in [1/4, 1), but the first, 2^12 times larger (its
-// factors scaled by 2^6, exactly). First, so that the accumulator is large while every other
-// product is added: each is aligned to its exponent and truncated there.
-void one_large_term(HostMatrix& a, HostMatrix& b, std::uint64_t seed) {
-  uniform(a, b, seed);
-  const auto half_to_one = [](float x) { return 0.75f + 0.25f * x; };  // [0.5, 1)
-  change_each(a, half_to_one);
-  change_each(b, half_to_one);
-  for (int i = 0; i < a.height(); ++i) a.set(i, 0, a.get(i, 0) * 64);
-  for (int j = 0; j < b.width(); ++j) b.set(0, j, b.get(0, j) * 64);
-}
-
-struct Family {
-  const char* name;
-  void (*make)(HostMatrix& a, HostMatrix& b, std::uint64_t seed);
-};
-
-const Family kFamilies[] = {
-    {"uniform [-1,1)", uniform},
-    {"all positive [0,1)", all_positive},
-    {"large cancellation", cancelling},
-    {"one large term", one_large_term},
-};
-
 struct Shape {
   int m;
   int n;
@@ -167,12 +110,6 @@ struct Worst {
   bool ok = true;
 };
 
-// error / bound at the check's worst element; a NaN is infinitely far.
-double ratio_to_bound(const CheckResult& check) {
-  if (std::isnan(check.error)) return INFINITY;
-  if (check.bound > 0) return check.error / check.bound;
-  return check.error > 0 ? INFINITY : 0;
-}
 
 int study_main(int argc, char** argv) {
   Cli cli("tensor_error_study",
@@ -196,13 +133,14 @@ int study_main(int argc, char** argv) {
   CublasGemm cublas;
   const std::vector<Kernel> measured = kernels(cublas, no_hopper.empty());
   const std::vector<Shape> all_shapes = shapes(quick);
-  std::vector<std::vector<Worst>> worst(measured.size(), std::vector<Worst>(std::size(kFamilies)));
+  std::vector<std::vector<Worst>> worst(measured.size(),
+                                        std::vector<Worst>(std::size(test::kInputFamilies)));
   std::uint64_t inputs_seed = seed;
-  for (std::size_t family = 0; family < std::size(kFamilies); ++family) {
+  for (std::size_t family = 0; family < std::size(test::kInputFamilies); ++family) {
     for (const Shape& shape : all_shapes) {
       HostMatrix a_values(shape.m, shape.k);
       HostMatrix b_values(shape.k, shape.n);
-      kFamilies[family].make(a_values, b_values, inputs_seed);
+      test::kInputFamilies[family].make(a_values, b_values, inputs_seed);
       inputs_seed += 2;
       Bf16Operand a(std::move(a_values));
       Bf16Operand b(std::move(b_values));
@@ -214,7 +152,7 @@ int study_main(int argc, char** argv) {
             a.widened(), b.widened(), c.view(), a.widened_host(), b.widened_host(),
             tensor_gemm_gamma(shape.k));
         Worst& so_far = worst[kernel][family];
-        const double ratio = ratio_to_bound(check);
+        const double ratio = test::ratio_to_bound(check);
         if (!check.ok) so_far.ok = false;
         if (ratio >= so_far.ratio) {
           so_far.ratio = ratio;
@@ -233,12 +171,12 @@ int study_main(int argc, char** argv) {
               "worst / tensor", "worst / FP32", "worst at");
   bool all_within = true;
   for (std::size_t kernel = 0; kernel < measured.size(); ++kernel) {
-    for (std::size_t family = 0; family < std::size(kFamilies); ++family) {
+    for (std::size_t family = 0; family < std::size(test::kInputFamilies); ++family) {
       const Worst& w = worst[kernel][family];
       const int k = w.shape.k;
       const double to_fp32 = w.ratio * tensor_gemm_gamma(k) / gemm_gamma(k);
       std::printf("%-30s  %-20s  %6zu  %14.4f  %14.4f  %s\n", measured[kernel].name.c_str(),
-                  kFamilies[family].name, all_shapes.size(), w.ratio, to_fp32,
+                  test::kInputFamilies[family].name, all_shapes.size(), w.ratio, to_fp32,
                   w.shape.describe().c_str());
       all_within = all_within && w.ok && w.ratio <= 1;
     }

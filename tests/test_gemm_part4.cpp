@@ -32,9 +32,15 @@
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
 #include "common/operand_path.hpp"
+#include "guarded_layouts.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;
+using test::download_whole;
+using test::guarded_buffer;
+using test::kGuardRowsBelow;
+using test::Layout;
+using test::view_in;
 
 namespace {
 
@@ -77,24 +83,6 @@ std::vector<test::GemmCase> hopper_cases() {
   return cases;
 }
 
-// Where a BF16 operand or the float C lives inside a larger device buffer, which starts all NaN
-// as every owner does: guard rows above the view (row_offset) and below it (kGuardRowsBelow),
-// guard columns left of it (col_offset) and right of it (the stride's columns past the view),
-// all in the same allocation and directly next to the view. A store one element outside C's
-// view lands on a guard cell, which written_outside counts; a read outside A's or B's view
-// brings a NaN into C, which the check fails. Only the tight layout has no guard columns: its
-// rows are the view's, so a row's cell past the end is the next row's first. A 16-byte row
-// start needs the element offset and the stride to be multiples of 8 (BF16) or 4 (float):
-// 8 guard columns and a stride of whole 16-byte rows keep it.
-struct Layout {
-  const char* name;
-  int row_offset;
-  int col_offset;
-  int (*stride)(int width);  // of the buffer, given the width it must hold (col_offset + view)
-};
-
-constexpr int kGuardRowsBelow = 1;
-
 // Whole 16-byte rows for both element sizes after 8 guard columns, and 8 or more after the
 // view: the 16-byte path (TMA for 16-18) whatever the view's width, partial chunks at its edge.
 const Layout kAlignedPadding = {"aligned padding", 1, 8,
@@ -113,20 +101,6 @@ const Layout kLayouts[] = {
     // checked only the stride would fault.
     {"shifted sub-view", 1, 1, [](int width) { return (width + 1 + 7) / 8 * 8; }},
 };
-
-// A buffer (it starts all NaN) with room for a rows x cols view laid out as `layout`, and its
-// guard cells. Buffer: DeviceMatrix or DeviceMatrixBf16.
-template <class Buffer>
-Buffer guarded_buffer(const Layout& layout, int rows, int cols) {
-  const int width = layout.col_offset + cols;
-  return Buffer(layout.row_offset + rows + kGuardRowsBelow, width, layout.stride(width));
-}
-
-// The view inside such a buffer's view. View: Matrix or MatrixBf16.
-template <class View>
-View view_in(View buffer, const Layout& layout, int rows, int cols) {
-  return buffer.sub(layout.row_offset, layout.col_offset, rows, cols);
-}
 
 bool allows_16_bytes_by_offsets(const Layout& layout, int width) {
   const int stride = layout.stride(width + layout.col_offset);
@@ -166,14 +140,6 @@ FloatOperand place_float(Matrix host, const Layout& layout) {
   const Matrix view = view_in(buffer.view(), layout, host.height, host.width);
   copy_2d(view, host, cudaMemcpyHostToDevice);
   return FloatOperand{std::move(buffer), view};
-}
-
-// The whole of a device buffer on the host: its guard cells and padding too.
-HostMatrix download_whole(const DeviceMatrix& buffer) {
-  const Matrix device = buffer.view();
-  HostMatrix host(device.height, device.width, device.stride);
-  copy_2d(whole_rows(host.view()), whole_rows(device), cudaMemcpyDeviceToHost);
-  return host;
 }
 
 // C's view (at the layout's offsets in c_buffer, which started all NaN) must be within the

@@ -1,5 +1,6 @@
 #include "common/harness/verify.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -32,6 +33,11 @@ GemmReference reference_gemm(Matrix a, Matrix b) {
 double gemm_gamma(int k) { return 2.0 * k * std::ldexp(1.0, -24); }
 
 double tensor_gemm_gamma(int k) { return 2.0 * gemm_gamma(k); }
+
+double fp8_gemm_gamma(int k, int window) {
+  const int blocks = (std::min(window, k) + 31) / 32;
+  return tensor_gemm_gamma(k) + blocks * 34.0 * std::ldexp(1.0, -13);
+}
 
 namespace {
 

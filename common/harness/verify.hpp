@@ -53,6 +53,16 @@ double gemm_gamma(int k);
 // tests/tensor_error_study.cpp measures how close the kernels come to the bound there.
 double tensor_gemm_gamma(int k);
 
+// The same for FP8 (stage 20), where the tensor cores sum `window` products between two
+// promotions of the partial sum to FP32 registers (the whole k without promotion). The model
+// above, with the addends aligned to fewer bits: DeepSeek-V3's report (arXiv 2412.19437,
+// section 3.3.2) finds Hopper's FP8 accumulation keeps about 14 bits. Taking 13 (units of
+// 2^-13), each k32 block of products and the accumulator loses up to 34 * 2^-13 of the
+// magnitude summed so far, and a window of w products up to ceil(w / 32) of those; the FP32
+// sums of the promoted windows and the scale factors add at most tensor_gemm_gamma(k).
+// tests/fp8_error_study.cpp measures how close the kernels come.
+double fp8_gemm_gamma(int k, int window);
+
 // |c_ij - ref_ij| <= gemm_gamma(K) * magnitude_ij for every element; NaN always fails.
 CheckResult check_gemm(Matrix c, const GemmReference& ref, int k);
 

@@ -114,6 +114,31 @@ __device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_
   }
 }
 
+// The same for E4M3 operands (stage 20): 32 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k32_e4m3(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                      int accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
+  if constexpr (N == 128) wgmma_m64n128k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 192) wgmma_m64n192k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k32_e4m3(d, a, b, accumulate);
+}
+
+// Stage 20's product: a slice is 128 E4M3 deep (the same 128-byte rows), A and B^T K-major,
+// four k32 steps of 32 bytes along the rows.
+template <int N>
+__device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
+                                          const unsigned char* b_t_slot, float (&acc)[N / 2],
+                                          bool accumulate) {
+#pragma unroll
+  for (int k = 0; k < kSliceRowBytes / 32; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 32, 16, kSwizzleAtomBytes);
+    wgmma_k32_e4m3<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
+
 // ---- The store of its accumulators ------------------------------------------------------------
 
 // Writes a warpgroup's 64 x N accumulators to c at (row0, col0), guarded at c's edges. The

@@ -1,0 +1,64 @@
+// Stage 20: FP8. Stage 18's persistent clusters on E4M3 operands, A (m x k) and B^T (n x k),
+// both K-major as wgmma reads FP8, with the partial sums promoted from the tensor cores into
+// FP32 registers every few slices (Hopper's FP8 accumulation keeps fewer bits than FP32).
+// Scales per tensor, or per block (1 x 128 of A, 128 x 128 of B). sm_90a only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/device_matrix_fp8.hpp"
+#include "common/matrix.hpp"
+#include "common/operand_path.hpp"
+
+namespace ladder {
+
+// The variants by name: the first the default, the others other tilings and the ablations of
+// promotion (every 2 or 4 slices of 128, or never).
+std::vector<std::string> fp8_configs();
+
+// How many products of K the tensor cores sum between two promotions under `config` (k where
+// it never promotes): the window of the error bound fp8_gemm_gamma. The per-block variant's
+// window is one slice, kFp8ScaleBlock.
+int fp8_promotion_window(const std::string& config, int k);
+
+// The fallback's path (rows that allow no tensor map, or an empty dimension): a CUDA-core
+// kernel that widens each E4M3 element and sums in FP32, one element of C per thread.
+inline const char* fp8_path_name(OperandPath path) {
+  return path == OperandPath::tma ? "TMA path" : "fallback to CUDA cores";
+}
+
+// The path launch_gemm_fp8 takes: OperandPath::tma where both operands allow tensor maps
+// (allows_16_bytes) and no dimension is empty, else OperandPath::element (the fallback).
+OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n);
+
+// c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
+// transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns the path;
+// mismatched shapes or an unknown variant throw std::invalid_argument, a GPU other than sm_90
+// UnsupportedGpuError.
+OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);
+
+// Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A
+// (a_dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_dequantize:
+// ceil(n / 128) x ceil(k / 128)), device views. The partial sums of each 128-deep slice are
+// multiplied by their blocks' factors as they are promoted.
+inline constexpr int kFp8ScaleBlock = 128;
+struct BlockScaledFp8 {
+  MatrixFp8 values;
+  Matrix dequantize;
+};
+OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c);
+
+// The whole call from FP32: A's and B's scales, A quantised as it is and B into B^T (one
+// kernel that transposes as it quantises), then the default's product, all queued on the
+// default stream. a_fp8 (m x k) and b_t_fp8 (n x k) are the caller's workspaces; rows of
+// whole 16 bytes keep the product on the TMA path.
+struct Fp8Workspace {
+  MatrixFp8 a;
+  MatrixFp8 b_t;
+  Fp8Scale* a_scale;
+  Fp8Scale* b_scale;
+};
+OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c);
+
+}  // namespace ladder

@@ -1,0 +1,284 @@
+#include "common/harness/fp8_gemm_bench.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "common/device_memory.hpp"
+#include "common/harness/fill.hpp"
+#include "common/harness/gemm_bench.hpp"
+#include "common/harness/gpu_timing.hpp"
+#include "common/harness/memory_budget.hpp"
+#include "common/harness/verify.hpp"
+
+namespace ladder {
+namespace {
+
+// Checked before the members allocate: on the host A, B and their widened copies; on the GPU
+// A, B, their widened copies and C in FP32, and the E4M3 operands.
+const GemmShape& fits_in_memory(const GemmShape& shape) {
+  const std::uint64_t m = shape.m, n = shape.n, k = shape.k;
+  const std::uint64_t operands = m * k + k * n;
+  require_host_memory(shape.describe(), 2 * sizeof(float) * operands);
+  require_device_memory(shape.describe(),
+                        (2 * sizeof(float) + 1) * operands + sizeof(float) * m * n);
+  return shape;
+}
+
+HostMatrix random_matrix(int height, int width, std::uint64_t seed) {
+  HostMatrix m(height, width);
+  fill_random(m.view(), seed);
+  return m;
+}
+
+// The values E4M3 codes stand for: code * factor(row, col), in FP32.
+template <class Factor>
+void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
+  for (int row = 0; row < codes.height; ++row) {
+    for (int col = 0; col < codes.width; ++col) {
+      out.set(row, col, static_cast<float>(codes.get(row, col)) * factor(row, col));
+    }
+  }
+}
+
+// Elements of got that differ from want, bit for bit (host views of one shape).
+CheckResult same_codes(const MatrixFp8& got, const MatrixFp8& want) {
+  CheckResult result;
+  for (int row = 0; row < want.height; ++row) {
+    for (int col = 0; col < want.width; ++col) {
+      ++result.checked;
+      const std::uint8_t g = got.get(row, col).__x;
+      const std::uint8_t w = want.get(row, col).__x;
+      if (g != w && result.ok) {
+        result.ok = false;
+        result.row = row;
+        result.col = col;
+        result.got = static_cast<float>(got.get(row, col));
+        result.want = static_cast<float>(want.get(row, col));
+        result.error = 1;
+      }
+    }
+  }
+  return result;
+}
+
+// Host E4M3 storage shaped like a view.
+struct HostFp8 {
+  std::vector<fp8_e4m3> data;
+  MatrixFp8 view;
+  HostFp8(int height, int width)
+      : data(static_cast<std::size_t>(height) * width), view{width, height, width, data.data()} {}
+  void download(const DeviceMatrixFp8& from) { from.download(view); }
+};
+
+}  // namespace
+
+int blocks(int extent) {
+  return (extent + BlockFp8Operands::kBlock - 1) / BlockFp8Operands::kBlock;
+}
+
+Fp8Operands::Fp8Operands(Matrix a, Matrix b)
+    : a_(a.height, a.width),
+      b_(b.height, b.width),
+      a8_(a.height, a.width, fp8_stride(a.width)),
+      b_t8_(b.width, b.height, fp8_stride(b.height)),
+      a_widened_host_(a.height, a.width),
+      b_widened_host_(b.height, b.width),
+      a_widened_(a.height, a.width),
+      b_widened_(b.height, b.width) {
+  a_.upload(a);
+  b_.upload(b);
+  e4m3_scale_on_device(a_.view(), a_scale_.get());
+  e4m3_scale_on_device(b_.view(), b_scale_.get());
+  quantize_e4m3(a_.view(), a_scale_.get(), a8_.view());
+  quantize_e4m3_transposed(b_.view(), b_scale_.get(), b_t8_.view());
+  const float a_factor = a_scale_.download().dequantize;
+  const float b_factor = b_scale_.download().dequantize;
+  HostFp8 a_codes(a.height, a.width);
+  HostFp8 b_t_codes(b.width, b.height);
+  a_codes.download(a8_);
+  b_t_codes.download(b_t8_);
+  widen(
+      a_codes.view, [&](int, int) { return a_factor; }, a_widened_host_.view());
+  const Matrix b_widened = b_widened_host_.view();
+  for (int row = 0; row < b.height; ++row) {
+    for (int col = 0; col < b.width; ++col) {
+      b_widened.set(row, col, static_cast<float>(b_t_codes.view.get(col, row)) * b_factor);
+    }
+  }
+  a_widened_.upload(a_widened_host_.view());
+  b_widened_.upload(b_widened_host_.view());
+}
+
+BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
+    : a8_(a.height, a.width, fp8_stride(a.width)),
+      b_t8_(b.width, b.height, fp8_stride(b.height)),
+      a_factors_(a.height, blocks(a.width)),
+      b_factors_(blocks(b.width), blocks(b.height)),
+      a_widened_host_(a.height, a.width),
+      b_widened_host_(b.height, b.width),
+      a_widened_(a.height, a.width),
+      b_widened_(b.height, b.width) {
+  const int m = a.height, k = a.width, n = b.width;
+  const BlockScales a_scales = e4m3_block_scales(a, 1, kBlock);
+  const BlockScales b_scales = e4m3_block_scales(b, kBlock, kBlock);
+  HostFp8 a_codes(m, k);
+  HostFp8 b_codes(k, n);
+  quantize_e4m3(a, a_scales, a_codes.view);
+  quantize_e4m3(b, b_scales, b_codes.view);
+  HostFp8 b_t_codes(n, k);
+  for (int row = 0; row < k; ++row) {
+    for (int col = 0; col < n; ++col) b_t_codes.view.set(col, row, b_codes.view.get(row, col));
+  }
+  HostMatrix a_factors(m, blocks(k));
+  HostMatrix b_factors(blocks(n), blocks(k));
+  const Matrix af = a_factors.view(), bf = b_factors.view();
+  for (int row = 0; row < m; ++row) {
+    for (int s = 0; s < blocks(k); ++s) af.set(row, s, 1.0f / a_scales.at(row, s * kBlock));
+  }
+  for (int nb = 0; nb < blocks(n); ++nb) {
+    for (int s = 0; s < blocks(k); ++s) bf.set(nb, s, 1.0f / b_scales.at(s * kBlock, nb * kBlock));
+  }
+  a8_.upload(a_codes.view);
+  b_t8_.upload(b_t_codes.view);
+  a_factors_.upload(af);
+  b_factors_.upload(bf);
+  widen(
+      a_codes.view, [&](int row, int col) { return af.get(row, col / kBlock); },
+      a_widened_host_.view());
+  widen(
+      b_codes.view, [&](int row, int col) { return bf.get(col / kBlock, row / kBlock); },
+      b_widened_host_.view());
+  a_widened_.upload(a_widened_host_.view());
+  b_widened_.upload(b_widened_host_.view());
+}
+
+Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options)
+    : shape_(fits_in_memory(shape)),
+      options_(options),
+      a_host_(random_matrix(shape.m, shape.k, options.seed)),
+      b_host_(random_matrix(shape.k, shape.n, options.seed + 1)),
+      ops_(a_host_.view(), b_host_.view()),
+      c_(shape.m, shape.n) {
+  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
+}
+
+Fp8GemmBench::~Fp8GemmBench() = default;
+
+void Fp8GemmBench::time_and_check(Report& report, const std::string& variant, Role role,
+                                  const std::function<void()>& launch, Matrix a_widened,
+                                  Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
+                                  double gamma) {
+  Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(), launch);
+  row.variant = variant;
+  row.role = role;
+  row.check =
+      check_gemm_on_device(a_widened, b_widened, c_.view(), a_widened_host, b_widened_host, gamma);
+  report.add(row);
+}
+
+void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
+                       double gamma) {
+  time_and_check(
+      report, variant, role, [&] { launch(ops_.a(), ops_.b_t(), c_.view()); }, ops_.a_widened(),
+      ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+}
+
+void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
+                                    const BlockLaunch& launch, double gamma) {
+  if (!blocks_) blocks_ = std::make_unique<BlockFp8Operands>(a_host_.view(), b_host_.view());
+  BlockFp8Operands& ops = *blocks_;
+  time_and_check(
+      report, variant, role,
+      [&] { launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), c_.view()); },
+      ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
+}
+
+void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
+                                  const FloatLaunch& launch, double gamma) {
+  time_and_check(
+      report, variant, role, [&] { launch(ops_.a_float(), ops_.b_float(), c_.view()); },
+      ops_.a_widened(), ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+}
+
+void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
+  if (!cublaslt_.supports(ops_.a(), ops_.b_t(), c_.view(), fast_accumulation)) {
+    std::fprintf(stderr, "note: cuBLASLt has no FP8 algorithm for %s: no row for it\n",
+                 shape_.describe().c_str());
+    return;
+  }
+  run(
+      report,
+      fast_accumulation ? "cuBLASLt FP8, fast accumulation (no promotion)"
+                        : "cuBLASLt FP8 (E4M3, FP32 accumulate)",
+      fast_accumulation ? Role::stage : Role::ceiling,
+      [this, fast_accumulation](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+        cublaslt_(a, b_t, c, fast_accumulation);
+      },
+      gamma);
+}
+
+void Fp8GemmBench::run_quantisation(Report& report) {
+  const int k = shape_.k, n = shape_.n;
+  const double elements = static_cast<double>(k) * n;
+  const Matrix b = ops_.b_float();
+  DeviceMatrixFp8 same_layout(k, n, fp8_stride(n));
+  DeviceMatrixFp8 transposed(n, k, fp8_stride(k));
+  DeviceMatrix copy(k, n);
+  DeviceFp8Scale scale;
+  const float factor = [&] {
+    e4m3_scale_on_device(b, scale.get());
+    return scale.download().quantize;
+  }();
+  HostFp8 want(k, n);
+  quantize_e4m3(b_host_.view(), factor, want.view);
+  HostFp8 want_t(n, k);
+  for (int row = 0; row < k; ++row) {
+    for (int col = 0; col < n; ++col) want_t.view.set(col, row, want.view.get(row, col));
+  }
+  auto time = [&](const std::string& variant, Role role, double bytes,
+                  const std::function<void()>& work, const std::function<void()>& poison) {
+    Measurement row;
+    row.variant = variant;
+    row.role = role;
+    row.unit = "GB/s";
+    row.work = bytes;
+    row.l2 = options_.l2;
+    row.timing = measure_gpu(options_.repeats, work, [&] {
+      poison();
+      if (l2_flush_) (*l2_flush_)();
+    });
+    return row;
+  };
+  Measurement memcpy_row = time(
+      "cudaMemcpy of B's floats", Role::ceiling, 8.0 * elements,
+      [&] {
+        CUDA_CHECK(
+            cudaMemcpyAsync(copy.view().data, b.data, bytes_of(b), cudaMemcpyDeviceToDevice));
+      },
+      [&] { copy.poison(); });
+  report.add(memcpy_row);
+  Measurement scale_row = time(
+      "B's scale (largest |x|, reads B)", Role::stage, 4.0 * elements,
+      [&] { e4m3_scale_on_device(b, scale.get()); }, [] {});
+  scale_row.check.checked = 1;
+  scale_row.check.ok = scale.download().quantize == factor;
+  report.add(scale_row);
+  Measurement same_row = time(
+      "B into E4M3, same layout", Role::stage, 5.0 * elements,
+      [&] { quantize_e4m3(b, scale.get(), same_layout.view()); }, [&] { same_layout.poison(); });
+  HostFp8 got(k, n);
+  got.download(same_layout);
+  same_row.check = same_codes(got.view, want.view);
+  report.add(same_row);
+  Measurement transposed_row = time(
+      "B into E4M3 B^T (transposing)", Role::stage, 5.0 * elements,
+      [&] { quantize_e4m3_transposed(b, scale.get(), transposed.view()); },
+      [&] { transposed.poison(); });
+  HostFp8 got_t(n, k);
+  got_t.download(transposed);
+  transposed_row.check = same_codes(got_t.view, want_t.view);
+  report.add(transposed_row);
+}
+
+}  // namespace ladder

@@ -1,0 +1,137 @@
+// What stage 20 does around its kernels, as TensorGemmBench does for BF16: random FP32 inputs
+// quantised to E4M3 on the device (per tensor: A as it is, B into B^T), or on the host with
+// per-block scales; timing; a full check of every result against the product of the values
+// the E4M3 operands stand for; cuBLASLt FP8 as the ceiling; and the quantisation's own rows
+// against the copy ceiling. Part of ladder_harness_gpu.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/device_matrix.hpp"
+#include "common/device_matrix_fp8.hpp"
+#include "common/harness/cublaslt_fp8.hpp"
+#include "common/harness/options.hpp"
+#include "common/harness/report.hpp"
+#include "common/host_matrix.hpp"
+
+namespace ladder {
+
+class L2Flush;  // common/harness/gpu_timing.hpp
+
+// Rows of whole 16 bytes for an FP8 matrix of `width` columns: TMA's and cuBLASLt's alignment.
+inline int fp8_stride(int width) { return (width + 15) / 16 * 16; }
+
+// E4M3 operands with one scale per tensor, quantised on the device from host A and B (A as it
+// is, B into B^T), and what they stand for (codes times the factor, in FP32) on the device and
+// the host: the inputs of a check, in which every product is exact.
+class Fp8Operands {
+ public:
+  Fp8Operands(Matrix a, Matrix b);
+
+  ScaledFp8 a() const { return {a8_.view(), a_scale_.get()}; }
+  ScaledFp8 b_t() const { return {b_t8_.view(), b_scale_.get()}; }
+  Matrix a_float() const { return a_.view(); }  // A and B in FP32, as given (device)
+  Matrix b_float() const { return b_.view(); }
+  Matrix a_widened() const { return a_widened_.view(); }  // device
+  Matrix b_widened() const { return b_widened_.view(); }
+  Matrix a_widened_host() { return a_widened_host_.view(); }
+  Matrix b_widened_host() { return b_widened_host_.view(); }
+
+ private:
+  DeviceMatrix a_;
+  DeviceMatrix b_;
+  DeviceFp8Scale a_scale_;
+  DeviceFp8Scale b_scale_;
+  DeviceMatrixFp8 a8_;
+  DeviceMatrixFp8 b_t8_;
+  HostMatrix a_widened_host_;
+  HostMatrix b_widened_host_;
+  DeviceMatrix a_widened_;
+  DeviceMatrix b_widened_;
+};
+
+// The same with per-block scales (1 x 128 of A, 128 x 128 of B, as DeepSeek-V3 trains with),
+// quantised on the host, with each block's factor (1 / scale) on the device.
+class BlockFp8Operands {
+ public:
+  static constexpr int kBlock = 128;
+  BlockFp8Operands(Matrix a, Matrix b);
+
+  MatrixFp8 a() const { return a8_.view(); }
+  MatrixFp8 b_t() const { return b_t8_.view(); }
+  Matrix a_dequantize() const { return a_factors_.view(); }  // m x blocks of K
+  Matrix b_dequantize() const { return b_factors_.view(); }  // blocks of N x blocks of K
+  Matrix a_widened() const { return a_widened_.view(); }
+  Matrix b_widened() const { return b_widened_.view(); }
+  Matrix a_widened_host() { return a_widened_host_.view(); }
+  Matrix b_widened_host() { return b_widened_host_.view(); }
+
+ private:
+  DeviceMatrixFp8 a8_;
+  DeviceMatrixFp8 b_t8_;
+  DeviceMatrix a_factors_;
+  DeviceMatrix b_factors_;
+  HostMatrix a_widened_host_;
+  HostMatrix b_widened_host_;
+  DeviceMatrix a_widened_;
+  DeviceMatrix b_widened_;
+};
+
+class Fp8GemmBench {
+ public:
+  using Launch = std::function<void(ScaledFp8 a, ScaledFp8 b_t, Matrix c)>;
+  using BlockLaunch = std::function<void(MatrixFp8 a, Matrix a_dequantize, MatrixFp8 b_t,
+                                         Matrix b_dequantize, Matrix c)>;
+  using FloatLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
+
+  // Random FP32 A and B as every GEMM bench makes them (options.seed, seed + 1), quantised per
+  // tensor on the device before anything is timed (Fp8Operands). Throws UsageError when the
+  // problem does not fit this machine's memory.
+  Fp8GemmBench(const GemmShape& shape, const RunOptions& options);
+  ~Fp8GemmBench();
+
+  // Times `launch` on the per-tensor operands (C poisoned and L2 flushed before each run, as
+  // every bench), checks C within gamma * sum_k |a_ik b_kj| of the product of the values the
+  // operands stand for, adds a row.
+  void run(Report& report, const std::string& variant, Role role, const Launch& launch,
+           double gamma);
+  // The same on per-block operands (BlockFp8Operands, made the first time).
+  void run_block_scaled(Report& report, const std::string& variant, Role role,
+                        const BlockLaunch& launch, double gamma);
+  // The whole call from FP32 A and B (quantisation inside the time), checked as run's rows:
+  // the launch must quantise as the per-tensor operands were.
+  void run_from_float(Report& report, const std::string& variant, Role role,
+                      const FloatLaunch& launch, double gamma);
+  // The ceiling: cuBLASLt FP8 on the per-tensor operands, with promotion (its default) or
+  // without (fast accumulation: a row to compare with, not the ceiling). Where cuBLASLt has
+  // no algorithm for the shape (M or N not a multiple of 16, on the H100), no row, and a note
+  // on stderr.
+  void run_cublaslt(Report& report, bool fast_accumulation, double gamma);
+
+  // The quantisation passes over B, in GB/s of bytes read and written: cudaMemcpy of its
+  // floats (the ceiling of the GB/s rows), its scale (reads B), B into E4M3 in the same layout
+  // and into B^T (each reads 4 bytes and writes 1 an element). Each result is checked against
+  // the host's quantisation, bit for bit.
+  void run_quantisation(Report& report);
+
+  const Fp8Operands& operands() const { return ops_; }
+
+ private:
+  void time_and_check(Report& report, const std::string& variant, Role role,
+                      const std::function<void()>& launch, Matrix a_widened, Matrix b_widened,
+                      Matrix a_widened_host, Matrix b_widened_host, double gamma);
+
+  GemmShape shape_;
+  RunOptions options_;
+  HostMatrix a_host_;
+  HostMatrix b_host_;
+  Fp8Operands ops_;
+  DeviceMatrix c_;
+  CublasLtFp8 cublaslt_;
+  std::unique_ptr<BlockFp8Operands> blocks_;  // made by the first run_block_scaled
+  std::unique_ptr<L2Flush> l2_flush_;         // null unless options.l2 is "flushed"
+};
+
+}  // namespace ladder
