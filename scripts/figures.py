@@ -21,12 +21,18 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
   18_gpu_persistent_clusters/TF32.md  'tf32': the TF32 variant against cuBLAS TF32 on each
               problem of results/stage18_tf32/; that README and stage 18's page 'tf32 summary':
               the same at the three squares, in a sentence.
+  20_gpu_fp8/README.md  'fp8': stage 20's rows against cuBLASLt FP8 on each problem of
+              results/stage20/, and its quantisation against cudaMemcpy; the top README's
+              'fp8 summary': the default and the whole call at the three squares;
+              'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of
+              results/stage20/fp8_error_study.txt.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
 """
 import argparse
 import csv
+import math
 import os
 import re
 import statistics
@@ -52,6 +58,35 @@ TF32_RECORD = "results/stage18_tf32"
 TF32_PROBLEMS = (("2048^3", "tf32_2048.csv"), ("4096^3", "tf32_4096.csv"),
                  ("8192^3", "tf32_8192.csv"), ("2048x4096x4096", "tf32_2048x4096x4096.csv"))
 TF32_PAGES = ("README.md", "18_gpu_persistent_clusters/README.md")
+# Stage 20: one run of `20_gpu_fp8 --config all --csv` per square (and of the default alone at
+# 2048x4096x4096), against cuBLASLt FP8 in the same process (results/stage20/README.md).
+FP8_STAGE = "20_gpu_fp8"
+FP8_RECORD = "results/stage20"
+FP8_PROBLEMS = (("2048^3", "bench_2048.csv"), ("4096^3", "bench_4096.csv"),
+                ("8192^3", "bench_8192.csv"), ("2048x4096x4096", "bench_2048x4096x4096.csv"))
+# The rows of stage 20's table: (words, the row's variant in the CSV).
+FP8_ROWS = (
+    ("**the default** (`by_size`): 128 x 256 in two parts, promoted every slice", "by_size, "),
+    ("the same tiles, never promoted (`128x256_c2_no_promotion`)", "128x256_c2_no_promotion, "),
+    ("128 x 192 in one part, promoted every slice", "128x192_c2_promote1, "),
+    ("128 x 192, promoted every 2 slices", "128x192_c2_promote2, "),
+    ("128 x 192, promoted every 4 slices", "128x192_c2_promote4, "),
+    ("128 x 192, never promoted", "128x192_c2_no_promotion, "),
+    ("per-block scales (1 x 128 of A, 128 x 128 of B)", "per-block scales"),
+    ("the whole call from FP32 (scales, E4M3 and B^T timed too)", "by_size from FP32"),
+    ("cuBLASLt FP8, fast accumulation (never promotes)", "cuBLASLt FP8, fast"),
+    ("stage 18, BF16, on the same inputs rounded to BF16", "18 persistent clusters (BF16)"),
+)
+# The error study's output (tests/fp8_error_study.cpp), whose tables 2 and 3 the pages quote.
+FP8_STUDY = "results/stage20/fp8_error_study.txt"
+# Table 2's kernels as the page names them: (words, the study's kernel name).
+FP8_STUDY_ROWS = (("128 products (the default)", "20 by_size"),
+                  ("256", "20 128x192_c2_promote2"), ("512", "20 128x192_c2_promote4"),
+                  ("never", "20 128x192_c2_no_promotion"))
+# The quantisation's rows (GB/s of bytes read and written, against cudaMemcpy of B's floats).
+FP8_QUANTISATION_ROWS = (("B's scale (its largest magnitude: reads B)", "B's scale"),
+                         ("B into E4M3, same layout", "B into E4M3, same layout"),
+                         ("**B into E4M3 B^T** (transposing, the stage's pass)", "B into E4M3 B^T"))
 SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
 # Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
 # SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
@@ -116,7 +151,10 @@ def ceiling_at(ghz, sms=132):
 
 
 def short_ceiling(row):
-    """'cuBLAS SGEMM FP32' -> 'cuBLAS FP32'; 'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16'."""
+    """'cuBLAS SGEMM FP32' -> 'cuBLAS FP32'; 'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16';
+    'cuBLASLt FP8 (E4M3, FP32 accumulate)' -> 'cuBLASLt FP8'."""
+    if ladder.FP8 in row["variant"]:
+        return "cuBLASLt FP8"
     return "cuBLAS BF16" if ladder.BF16 in row["variant"] else "cuBLAS FP32"
 
 
@@ -184,7 +222,7 @@ def gemm_box(stage, record, articles, previous):
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
                  f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
-    if tensor:
+    if stage in PART4_KERNELS:  # the BF16 stages 13-18, whose clocks were measured
         ghz, of_pipe, _, _ = clock(stage)
         text += (f"; {cut(of_pipe, 1)}% of the tensor pipe's ceiling at the {ghz:.2f} GHz it ran "
                  f"at (Nsight Compute, its own run)")
@@ -287,6 +325,108 @@ def tf32_summary():
             f"timed (B transposed first: {transposed}; NVIDIA H100, `{TF32_RECORD}/`)")
 
 
+def fp8_rows(name):
+    """One run of stage 20's record: its rows, and its ceiling (cuBLASLt FP8)."""
+    rows = ladder.read_rows(os.path.join(ROOT, FP8_RECORD, name), "stage", "20_gpu_fp8 --csv")
+    return rows, ladder.ceiling(rows)
+
+
+def fp8_cell(rows, start, top):
+    """A row's % of the run's ceiling of its unit, or a dash where the run has no such row."""
+    row = next((r for r in rows if r["variant"].startswith(start)), None)
+    if row is None:
+        return "-"
+    ceiling = next(r for r in rows if r["role"] == "ceiling" and r["unit"] == row["unit"])
+    return f"{cut(shapes.percent_of(row, ceiling), 1)}%"
+
+
+def fp8_table():
+    """Stage 20's page: every row of the record as % of cuBLASLt FP8 in the same run."""
+    runs = [fp8_rows(name) for _, name in FP8_PROBLEMS]
+    lines = ["| % of cuBLASLt FP8 in the same run | " + " | ".join(p for p, _ in FP8_PROBLEMS) + " |",
+             "|---" * (len(FP8_PROBLEMS) + 1) + "|",
+             "| cuBLASLt FP8 itself, TFLOP/s | " +
+             " | ".join(f"{float(top['rate']) / 1e3:,.1f}" for _, top in runs) + " |"]
+    for words, start in FP8_ROWS:
+        cells = [fp8_cell(rows, start, top) for rows, top in runs]
+        lines.append(f"| {words} | " + " | ".join(cells) + " |")
+    squares = FP8_PROBLEMS[:3]
+    lines += ["", "| % of cudaMemcpy of B's floats (GB/s, bytes read and written) | " +
+              " | ".join(p.replace("^3", "^2") for p, _ in squares) + " |",
+              "|---" * (len(squares) + 1) + "|"]
+    for words, start in FP8_QUANTISATION_ROWS:
+        cells = [fp8_cell(rows, start, top) for rows, top in runs[:3]]
+        lines.append(f"| {words} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def sci(value):
+    """A positive number with one decimal of its significand, cut like every figure:
+    8.106e-04 -> '8.1e-4', 0.2585 -> '2.5e-1'."""
+    exponent = math.floor(math.log10(value))
+    return f"{cut(value / 10 ** exponent, 1)}e{exponent}"
+
+
+def fp8_study():
+    """Tables 2 and 3 of the error study: {(family words, kernel name): [errors by K]}, the Ks,
+    and [(outlier, per tensor, per block)]."""
+    with open(os.path.join(ROOT, FP8_STUDY)) as f:
+        lines = f.read().splitlines()
+    promotion, depths, scaling = {}, [], []
+    family = None
+    for index, line in enumerate(lines):
+        heading = re.match(r"2\. worst .*?, (.+), M = N = \d+$", line)
+        if heading:
+            family = heading[1]
+            depths = [int(k) for k in lines[index + 1].split()[3:]]
+            continue
+        if line.startswith("3. "):
+            family = "scaling"
+            continue
+        numbers = re.findall(r"[0-9.]+e[-+][0-9]+", line)
+        if family == "scaling" and len(numbers) == 2:
+            scaling.append((line.split()[0], *(float(x) for x in numbers)))
+        elif family and family != "scaling" and numbers:
+            name = line[:line.index(numbers[0])].strip()
+            promotion[(family, name)] = [float(x) for x in numbers]
+    if not promotion or not scaling:
+        raise ladder.MissingInput(f"{FP8_STUDY} has no promotion or scaling table")
+    return promotion, depths, scaling
+
+
+def fp8_promotion_table():
+    """Stage 20's page: the worst error per unit of magnitude against K, by promotion window."""
+    promotion, depths, _ = fp8_study()
+    lines = ["| promoted every | inputs | " + " | ".join(f"K = {k:,}" for k in depths) + " |",
+             "|---|---|" + "---|" * len(depths)]
+    for family, words in (("all positive [0,1)", "all positive"), ("uniform [-1,1)", "uniform")):
+        for window, name in FP8_STUDY_ROWS:
+            if (family, name) in promotion and (family == "all positive [0,1)" or
+                                                 window in ("128 products (the default)", "never")):
+                cells = " | ".join(sci(e) for e in promotion[(family, name)])
+                lines.append(f"| {window} | {words} | {cells} |")
+    return "\n".join(lines)
+
+
+def fp8_scaling_table():
+    """The primer: per tensor against per block, by the outlier's factor."""
+    _, _, scaling = fp8_study()
+    lines = ["| outlier | per tensor | per block |", "|---|---|---|"]
+    for outlier, tensor, block in scaling:
+        lines.append(f"| {float(outlier):,.0f} | {sci(tensor)} | {sci(block)} |")
+    return "\n".join(lines)
+
+
+def fp8_summary():
+    """The FP8 figures the top README quotes: the default at the three squares."""
+    runs = [fp8_rows(name) for _, name in FP8_PROBLEMS[:3]]
+    default = ", ".join(fp8_cell(rows, "by_size, ", top) for rows, top in runs)
+    whole = ", ".join(fp8_cell(rows, "by_size from FP32", top) for rows, top in runs)
+    return (f"{default} of cuBLASLt FP8 at 2048^3, 4096^3 and 8192^3, E4M3 operands given "
+            f"(the whole call from FP32, quantisation included: {whole}; NVIDIA H100, "
+            f"`{FP8_RECORD}/`)")
+
+
 def sections():
     """Every generated section: {(file, name): text}."""
     big, small = load(RECORD_4096), load(RECORD_ARTICLES)
@@ -303,6 +443,10 @@ def sections():
     out[("18_gpu_persistent_clusters/TF32.md", "tf32")] = tf32_table()
     for page in TF32_PAGES:
         out[(page, "tf32 summary")] = tf32_summary()
+    out[(os.path.join(FP8_STAGE, "README.md"), "fp8")] = fp8_table()
+    out[(os.path.join(FP8_STAGE, "README.md"), "fp8 promotion")] = fp8_promotion_table()
+    out[(os.path.join(FP8_STAGE, "FP8.md"), "fp8 scaling")] = fp8_scaling_table()
+    out[("README.md", "fp8 summary")] = fp8_summary()
     for kind in (ladder.GEMM, ladder.TRANSPOSE):
         order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):

@@ -8,8 +8,10 @@ RESULTS/sweep_transpose.csv; writes RESULTS/ladder.png, gemm_sizes.png, transpos
 Needs matplotlib (Debian: python3-matplotlib).
 
 Where the CSVs hold tensor-core stages (Part 4: their ceiling is cuBLAS BF16), the two GEMM
-charts get a second panel for them, beside the FP32 stages' (Parts 1-3): each panel draws its
-own ceiling (cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak), never the other's.
+charts get a second panel for them, beside the FP32 stages' (Parts 1-3), and the ladder chart a
+third for the FP8 stage (20: its ceiling is cuBLASLt FP8): each panel draws its own ceiling
+(cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak; cuBLASLt FP8 and the FP8 peak,
+twice the BF16 one), never another's.
 As in the tables, rates are rounded, and percentages are cut, never rounded up: a bar at 99.96%
 of cuBLAS reads 99.9%, not 100%.
 
@@ -25,7 +27,7 @@ import sys
 import textwrap
 from collections import defaultdict
 
-from ladder import MissingInput, cut, dimensions, on_tensor_cores, unreadable
+from ladder import FP8, MissingInput, cut, dimensions, on_tensor_cores, unreadable
 
 try:
     import matplotlib
@@ -38,6 +40,13 @@ except ImportError:
 COLUMNS = ("stage", "variant", "role", "problem", "device", "rate", "unit")  # what the charts read
 MISSING = 2  # the exit code when matplotlib or a CSV is missing (see above)
 TENSOR_PANEL = "tensor cores (Part 4): BF16 A and B, FP32 accumulation"
+FP8_PANEL = "FP8 (stage 20): E4M3 A and B, FP32 accumulation"
+# Each tensor panel's ceiling line and peak: the prefix of its ceiling rows' names (cuBLASLt's
+# default, not its fast-accumulation row), the precision the device line names, and the factor
+# over it (the FP8 peak is twice the BF16 one: NVIDIA's H100 whitepaper, 1,979 against 989.4
+# dense TFLOP/s).
+PANEL_CEILINGS = {TENSOR_PANEL: ("cuBLAS BF16", "BF16", 1, "BF16 peak"),
+                  FP8_PANEL: ("cuBLASLt FP8 (", "BF16", 2, "FP8 peak, 2x BF16's")}
 
 
 def read(path):
@@ -63,15 +72,20 @@ def peak_gflops(rows, precision="FP32"):
 
 
 def panels(rows):
-    """The rows of the FP32 stages, and those of the tensor-core stages where there are any
-    (each stage's rows go where its ceiling puts them), each with its panel's title words."""
+    """The rows of the FP32 stages, and those of the BF16 and the FP8 tensor-core stages where
+    there are any (each stage's rows go where its ceiling puts them), each with its panel's
+    title words."""
     stages = defaultdict(list)
     for r in rows:
         stages[r["stage"]].append(r)
     tensor = {stage for stage, own in stages.items() if on_tensor_cores(own)}
+    fp8 = {stage for stage in tensor if FP8 in next(r for r in stages[stage]
+                                                   if r["role"] == "ceiling")["variant"]}
     fp32 = [r for r in rows if r["stage"] not in tensor]
-    cores = [r for r in rows if r["stage"] in tensor]
-    return [(fp32, "")] + ([(cores, TENSOR_PANEL)] if cores else [])
+    cores = [r for r in rows if r["stage"] in tensor - fp8]
+    eight = [r for r in rows if r["stage"] in fp8]
+    return ([(fp32, "")] + ([(cores, TENSOR_PANEL)] if cores else [])
+            + ([(eight, FP8_PANEL)] if eight else []))
 
 
 def fastest_ceiling(rows, prefix):
@@ -166,9 +180,10 @@ def fp32_panel(ax, gemm, rows, title):
     ax.legend(fontsize=8, loc="center left")
 
 
-def tensor_panel(ax, gemm, rows, title):
-    """Part 4: linear scale, each bar labelled with its % of its own program's cuBLAS BF16;
-    cuBLAS BF16 and the BF16 peak as lines."""
+def tensor_panel(ax, gemm, rows, title, panel=TENSOR_PANEL):
+    """Part 4: linear scale, each bar labelled with its % of its own program's ceiling; the
+    panel's ceiling (cuBLAS BF16, or cuBLASLt FP8) and peak as lines (PANEL_CEILINGS)."""
+    prefix, precision, factor, peak_words = PANEL_CEILINGS[panel]
     bars_data = best_bars(gemm)
     stages = [label for label, _, _, _ in bars_data]
     rates = [rate for _, rate, _, _ in bars_data]
@@ -181,14 +196,16 @@ def tensor_panel(ax, gemm, rows, title):
     problems = sorted({top["problem"] for _, _, top, _ in bars_data})
     bars = ax.bar(range(len(rates)), rates, color="#55a868", label=f"stages, on {'; '.join(problems)}")
     ax.bar_label(bars, labels=labels, fontsize=7)
-    cublas = fastest_ceiling(gemm, "cuBLAS")
+    cublas = fastest_ceiling(gemm, prefix)
     if cublas:
         name, rate, runs = cublas
         ax.axhline(rate, color="#dd8452", linestyle="--", label=f"{name}, fastest of its {runs} runs ({rate_label(rate)})")
-    peak = peak_gflops(rows, "BF16")
+    peak = peak_gflops(rows, precision)
     if peak:
-        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"BF16 peak ({rate_label(peak)})")
+        peak *= factor
+        ax.axhline(peak, color="#c44e52", linestyle=":", label=f"{peak_words} ({rate_label(peak)})")
     ax.set_ylim(0, 1.1 * max(rates + [cublas[1] if cublas else 0, peak or 0]))
+    ax.set_xlim(-0.6, max(4, len(rates)) - 0.4)  # a lone bar as wide as the others
     ax.yaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:,.0f}"))
     ax.set_ylabel("GFLOP/s (linear scale)")
     ax.set_xticks(range(len(stages)), stages, fontsize=7)
@@ -204,12 +221,15 @@ def ladder_chart(rows, out):
         fig, ax = plt.subplots(figsize=(12, 6))
         fp32_panel(ax, gemm, rows, f"The GEMM ladder on {name}: best variant of each stage")
     else:
-        (fp32, _), (cores, words) = parts
-        # Bars of one width in both panels (at least three's room for the tensor-core one).
-        widths = [len(best_bars(fp32)), max(3, len(best_bars(cores)))]
-        fig, (left, right) = plt.subplots(1, 2, figsize=(19, 6.5), width_ratios=widths)
-        fp32_panel(left, fp32, rows, f"The GEMM ladder on {name}, FP32 stages: best variant of each stage")
-        tensor_panel(right, cores, rows, f"{name}, {words}")
+        # Bars of one width in every panel (at least four's room in a tensor-core one).
+        widths = [len(best_bars(parts[0][0]))] + [max(4, len(best_bars(p))) for p, _ in parts[1:]]
+        fig, axes = plt.subplots(1, len(parts), figsize=(19 + 4 * (len(parts) - 2), 6.5),
+                                 width_ratios=widths)
+        fp32_panel(axes[0], parts[0][0], rows,
+                   f"The GEMM ladder on {name}, FP32 stages: best variant of each stage")
+        for ax, (cores, words) in zip(axes[1:], parts[1:]):
+            tensor_panel(ax, cores, rows, f"{name}, {words}" if words == TENSOR_PANEL else words,
+                         words)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 

@@ -211,7 +211,7 @@ void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double g
       report,
       fast_accumulation ? "cuBLASLt FP8, fast accumulation (no promotion)"
                         : "cuBLASLt FP8 (E4M3, FP32 accumulate)",
-      fast_accumulation ? Role::stage : Role::ceiling,
+      Role::ceiling,
       [this, fast_accumulation](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
         cublaslt_(a, b_t, c, fast_accumulation);
       },

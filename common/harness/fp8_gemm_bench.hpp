@@ -105,9 +105,9 @@ class Fp8GemmBench {
   void run_from_float(Report& report, const std::string& variant, Role role,
                       const FloatLaunch& launch, double gamma);
   // The ceiling: cuBLASLt FP8 on the per-tensor operands, with promotion (its default) or
-  // without (fast accumulation: a row to compare with, not the ceiling). Where cuBLASLt has
-  // no algorithm for the shape (M or N not a multiple of 16, on the H100), no row, and a note
-  // on stderr.
+  // without (fast accumulation). Both rows are ceilings, never the stage's own; every % refers
+  // to the first one run, the default (Report::ceiling). Where cuBLASLt has
+  // no algorithm for the shape (4095^3 on the H100, for one), no row, and a note on stderr.
   void run_cublaslt(Report& report, bool fast_accumulation, double gamma);
 
   // The quantisation passes over B, in GB/s of bytes read and written: cudaMemcpy of its

@@ -26,7 +26,8 @@ class FiguresTest(ScriptTest):
     def copy_of_the_repository(self, name="repo"):
         """The files figures.py reads and writes, in a folder of this test's called name."""
         root = os.path.join(self.folder, name)
-        for page in STAGE_PAGES + ["results/clock_h100/part4_4096", figures.TF32_RECORD]:
+        for page in STAGE_PAGES + ["results/clock_h100/part4_4096", figures.TF32_RECORD,
+                                   figures.FP8_RECORD]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES,

@@ -4,8 +4,8 @@ import os
 import re
 import unittest
 
-from support import (CUBLAS_BF16, CUBLAS_FP32, NO_GPU, REPO, ScriptTest, csv_rows,
-                     fp32_and_tensor_core_programs)
+from support import (CUBLAS_BF16, CUBLAS_FP32, CUBLASLT_FP8, NO_GPU, REPO, ScriptTest,
+                     csv_rows, fp32_and_tensor_core_programs)
 
 NO_DEVICE = "06_gpu: skipped: no usable CUDA device: no NVIDIA GPU or driver found\n"
 TOO_OLD = "14_gpu: skipped: needs sm_80 or newer (this GPU is sm_75)\n"
@@ -146,9 +146,10 @@ class LadderTest(ScriptTest):
                               "named 'stage: variant'"):
                     self.assertIn(words, legend)
                 self.assertTrue(all(len(line) <= 200 for line in legend.splitlines()), legend)
-                # The table itself is no wider than before the basis rows (270 columns).
+                # The table itself is no wider than before the basis rows (270 columns), but
+                # for the FP8 stage's rows, which name cuBLASLt FP8 and a BF16 basis (8 more).
                 table = done.stdout.split("Matrix product", 1)[1].split("\n\n")[1]
-                self.assertLessEqual(max(len(line) for line in table.splitlines()), 270)
+                self.assertLessEqual(max(len(line) for line in table.splitlines()), 278)
         # No legend where the column is empty throughout.
         path = self.write("one.csv", csv_rows("03_gpu", [("tile 16", "stage", "100")]))
         done = self.ladder("--from-csv", path)
@@ -188,11 +189,13 @@ class LadderTest(ScriptTest):
         self.assertIn("Transpose, out = in^T (FP32)", done.stdout)
         self.assertIn("12_gpu_pipelined", done.stdout)
         self.assertIn("15_gpu_mma_pipelined", done.stdout)
-        # Parts 1-3 against cuBLAS FP32, Part 4 against cuBLAS BF16, the CPU rows against nothing.
+        # Parts 1-3 against cuBLAS FP32, Part 4 against cuBLAS BF16 (stage 20, FP8, against
+        # cuBLASLt FP8), the CPU rows against nothing.
         for row in gemm_rows(done.stdout):
-            part4 = row[0][:2].isdigit() and int(row[0][:2]) >= 13  # 13-18, tensor cores
-            basis = row[5] == BASIS
-            want = "" if "cpu" in row[0] or basis else CUBLAS_BF16 if part4 else CUBLAS_FP32
+            number = int(row[0][:2]) if row[0][:2].isdigit() else 0
+            ceiling = (CUBLASLT_FP8 if number == 20 else CUBLAS_BF16 if number >= 13
+                       else CUBLAS_FP32)
+            want = "" if "cpu" in row[0] or row[5] == BASIS else ceiling
             self.assertEqual(row[6], want, row)
 
     def test_missing_csv(self):

@@ -80,8 +80,12 @@ class PlotTest(ScriptTest):
 
     def test_the_committed_csvs_have_a_tensor_core_panel(self):
         rows = plot.read(os.path.join(REPO, "results", "ladder_4096.csv"))
-        (fp32, first), (cores, second) = plot.panels(rows)
-        self.assertEqual((first, second), ("", plot.TENSOR_PANEL))
+        (fp32, first), (cores, second), (fp8, third) = plot.panels(rows)
+        self.assertEqual((first, second, third), ("", plot.TENSOR_PANEL, plot.FP8_PANEL))
+        # The FP8 stage alone in its panel, its line cuBLASLt's default (not fast accumulation).
+        self.assertEqual({r["stage"] for r in fp8}, {"20_gpu_fp8"})
+        self.assertEqual(plot.fastest_ceiling(fp8, "cuBLASLt FP8 (")[0],
+                         "cuBLASLt FP8 (E4M3, FP32 accumulate)")
         # Every Part 4 stage measured there (16-19 only where the run had an H100), and only those.
         stages = {r["stage"] for r in cores}
         self.assertLessEqual({"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"}, stages)
