@@ -22,11 +22,11 @@ using namespace persistent;
 // What the kernel multiplies: E4M3 A and B^T, both K-major. A slice is 128 bytes deep as
 // BF16's, but 128 elements (one scale block of the per-block variant); a box of B^T is 64 such
 // rows (8 KB), so the slots, barriers and byte counts are stage 18's.
-struct Fp8Operands : RowsOfA {
+struct E4m3Operands : RowsOfA {
   static constexpr int kSliceK = 128;
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
 };
-static_assert(Fp8Operands::kSliceK == kFp8ScaleBlock, "a slice is one scale block deep");
+static_assert(E4m3Operands::kSliceK == kFp8ScaleBlock, "a slice is one scale block deep");
 
 // The scales the kernel reads: per tensor, each operand's dequantisation factor; per block,
 // the factors of A's 1 x 128 blocks (m x slices) and of B^T's 128 x 128 blocks.
@@ -51,6 +51,7 @@ struct Fp8Kernel : Cfg {
   static constexpr int kParts = Parts;
   static constexpr int kPartN = Cfg::kBlockN / Parts;
   static_assert(Cfg::kConsumerRows == 64, "one 64-row strip per consumer");
+  static_assert(Parts == 1 || Parts == 2, "one part, or two (promote_into's two offsets)");
   static_assert(Parts == 1 || kPromoteEvery == 1,
                 "parts share one set of accumulators: each is promoted before the next");
   static_assert(!BlockScaled || kPartN == kFp8ScaleBlock,
@@ -119,7 +120,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   const TileOrder<K> order(c);
   const int cluster = blockIdx.x / K::kClusterM;
   const int step = gridDim.x / K::kClusterM;
-  const int slices = (k + Fp8Operands::kSliceK - 1) / Fp8Operands::kSliceK;
+  const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
     // Producer: stage 18's, slice after slice across the block's tiles.
@@ -129,7 +130,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
       for (int t = cluster; t < order.count(); t += step) {
         const auto [row0, col0] = order.origin(t, rank);
         for (int s = 0; s < slices; ++s, ++it) {
-          load_slice<Fp8Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
+          load_slice<E4m3Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
         }
       }
     }
@@ -262,8 +263,8 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   const auto kernel = tma_store ? gemm_fp8<K, true> : gemm_fp8<K, false>;
   CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSharedBytes));
-  const CUtensorMap a_map = make_tensor_map_2d(a, Fp8Operands::kSliceK, K::kBlockM);
-  const CUtensorMap b_map = make_tensor_map_2d(b_t, Fp8Operands::kSliceK, 64);
+  const CUtensorMap a_map = make_tensor_map_2d(a, E4m3Operands::kSliceK, K::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<K>(c);
@@ -349,7 +350,7 @@ std::vector<std::string> fp8_configs() { return config_names(kVariants); }
 
 int fp8_promotion_window(const std::string& config, int k) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
-  return variant.promote_every == 0 ? k : variant.promote_every * Fp8Operands::kSliceK;
+  return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
 }
 
 OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n) {
@@ -369,8 +370,11 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
   if (a.dequantize.height != a.values.height || a.dequantize.width != slices ||
       b_t.dequantize.height != blocks_n || b_t.dequantize.width != slices) {
     throw std::invalid_argument(
-        "stage 20 per-block scales: A's factors must be m x ceil(k / 128), B^T's "
-        "ceil(n / 128) x ceil(k / 128)");
+        "stage 20 per-block scales: A's factors must be m x ceil(k / 128) (" +
+        std::to_string(a.values.height) + "x" + std::to_string(slices) + "), B^T's ceil(n / 128) "
+        "x ceil(k / 128) (" + std::to_string(blocks_n) + "x" + std::to_string(slices) + "), not " +
+        std::to_string(a.dequantize.height) + "x" + std::to_string(a.dequantize.width) + " and " +
+        std::to_string(b_t.dequantize.height) + "x" + std::to_string(b_t.dequantize.width));
   }
   return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
                    launch_by_size<true>);

@@ -1,6 +1,7 @@
 #include <cuda_fp8.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -53,10 +54,11 @@ __global__ void largest_magnitude_kernel(Matrix src, unsigned* largest_bits) {
   }
 }
 
-// The division of e4m3_scale (IEEE, as on the host), once the maximum is in.
+// The division of e4m3_scale (IEEE, as on the host), once the maximum's bits are in
+// `dequantize` (for a non-negative float, its bits read as the float itself).
 __global__ void scale_from_largest_kernel(Fp8Scale* scale) {
-  const float largest = __uint_as_float(reinterpret_cast<const unsigned&>(scale->dequantize));
-  scale->quantize = largest == 0.0f ? 1.0f : kE4m3Max / largest;
+  const float largest = scale->dequantize;
+  scale->quantize = largest == 0.0f ? 1.0f : fminf(kE4m3Max / largest, FLT_MAX);
   scale->dequantize = 1.0f / scale->quantize;
 }
 
@@ -125,14 +127,6 @@ __global__ void quantize_transposed_kernel(Matrix src, const Fp8Scale* scale, Ma
   }
 }
 
-__global__ void dequantize_kernel(MatrixFp8 src, const Fp8Scale* scale, Matrix dst) {
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < src.height && col < src.width) {
-    dst.set(row, col, static_cast<float>(src.get(row, col)) * scale->dequantize);
-  }
-}
-
 void check_shapes(const char* name, int src_height, int src_width, int dst_height, int dst_width) {
   if (src_height != dst_height || src_width != dst_width) {
     throw std::invalid_argument(std::string(name) + ": the destination is " +
@@ -170,11 +164,14 @@ DeviceFp8Scale::DeviceFp8Scale() {
   Fp8Scale* data = nullptr;
   check_allocation(cudaMalloc(&data, sizeof(Fp8Scale)), "GPU memory", 1, 2);
   data_.reset(data);
-  const Fp8Scale one;
-  CUDA_CHECK(cudaMemcpy(data, &one, sizeof one, cudaMemcpyHostToDevice));
+  upload(Fp8Scale{});
 }
 
 void DeviceFp8Scale::Free::operator()(Fp8Scale* data) const { cudaFree(data); }
+
+void DeviceFp8Scale::upload(const Fp8Scale& scale) {
+  CUDA_CHECK(cudaMemcpy(data_.get(), &scale, sizeof scale, cudaMemcpyHostToDevice));
+}
 
 Fp8Scale DeviceFp8Scale::download() const {
   Fp8Scale scale;
@@ -216,16 +213,6 @@ void quantize_e4m3_transposed(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) 
   const dim3 block(32, 8);
   const dim3 grid = grid_covering(src.width, src.height, kQuantizeTile, kQuantizeTile);
   quantize_transposed_kernel<<<grid, block>>>(src, scale, dst);
-  CUDA_CHECK_LAUNCH();
-}
-
-void dequantize_e4m3(MatrixFp8 src, const Fp8Scale* scale, Matrix dst) {
-  check_shapes("dequantize_e4m3", src.height, src.width, dst.height, dst.width);
-  check_view(dst);
-  if (src.empty()) return;
-  const dim3 block(32, 8);
-  const dim3 grid = grid_covering(src.width, src.height, block.x, block.y);
-  dequantize_kernel<<<grid, block>>>(src, scale, dst);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -1,8 +1,8 @@
 // The FP8 operands of stage 20 in GPU memory, and their quantisation on the device: the
 // per-tensor scale from the largest magnitude, FP32 to E4M3 in the same layout (A) or
-// transposed (B to B^T, the K-major layout wgmma and cuBLASLt read FP8 in), and the way back
-// for the checks. Every step is queued on the default stream: nothing waits for the host, so
-// a timed call may quantise and multiply in one go.
+// transposed (B to B^T, the K-major layout wgmma and cuBLASLt read FP8 in). Every step is
+// queued on the default stream: nothing waits for the host, so a timed call may quantise and
+// multiply in one go.
 #pragma once
 
 #include <memory>
@@ -52,11 +52,12 @@ struct Fp8Scale {
   float quantize = 1.0f;
 };
 
-// One Fp8Scale in GPU memory (RAII, move-only).
+// One Fp8Scale in GPU memory (RAII, move-only); it starts as 1 and 1.
 class DeviceFp8Scale {
  public:
   DeviceFp8Scale();
   Fp8Scale* get() const { return data_.get(); }
+  void upload(const Fp8Scale& scale);
   Fp8Scale download() const;
 
  private:
@@ -86,9 +87,5 @@ void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);
 // row of dst one column of src. Tiles of 64 x 64 through shared memory: reads of whole 256-byte
 // rows of floats, writes of 4 bytes (4 consecutive K) where dst's rows allow them.
 void quantize_e4m3_transposed(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);
-
-// dst = src * scale->dequantize in FP32: what the E4M3 values stand for, for the checks (the
-// only rounding is that of one product per element). Same shapes.
-void dequantize_e4m3(MatrixFp8 src, const Fp8Scale* scale, Matrix dst);
 
 }  // namespace ladder

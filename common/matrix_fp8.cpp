@@ -1,6 +1,7 @@
 #include "common/matrix_fp8.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -57,7 +58,9 @@ float e4m3_scale(float largest) {
     throw std::invalid_argument("e4m3_scale: the largest magnitude must be finite and >= 0, not " +
                                 std::to_string(largest));
   }
-  return largest == 0.0f ? 1.0f : kE4m3Max / largest;
+  // Capped at the largest float: below 448 / FLT_MAX the quotient would be infinite, and
+  // zeros times infinity NaN.
+  return largest == 0.0f ? 1.0f : std::fmin(kE4m3Max / largest, FLT_MAX);
 }
 
 void quantize_e4m3(const Matrix& src, float scale, const MatrixFp8& dst) {

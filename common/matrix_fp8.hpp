@@ -48,8 +48,9 @@ inline constexpr float kE4m3Max = 448.0f;
 float largest_magnitude(const Matrix& m);
 
 // The per-tensor scale for values whose largest magnitude is `largest`: the factor that maps
-// it onto kE4m3Max (1 for an all-zero tensor), so that the largest values keep E4M3's full
-// precision and none saturates. std::invalid_argument for a negative or non-finite `largest`.
+// it onto kE4m3Max (1 for an all-zero tensor; at most FLT_MAX), so that the largest values
+// keep E4M3's full precision and none saturates. std::invalid_argument for a negative or
+// non-finite `largest`.
 float e4m3_scale(float largest);
 
 // dst = src * scale rounded to the nearest E4M3 value (ties to even), saturating at +-448: on

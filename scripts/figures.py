@@ -74,7 +74,8 @@ FP8_ROWS = (
     ("128 x 192, never promoted", "128x192_c2_no_promotion, "),
     ("per-block scales (1 x 128 of A, 128 x 128 of B)", "per-block scales"),
     ("the whole call from FP32 (scales, E4M3 and B^T timed too)", "by_size from FP32"),
-    ("cuBLASLt FP8, fast accumulation (never promotes)", "cuBLASLt FP8, fast"),
+    ("cuBLASLt FP8, fast accumulation (sums kept longer in the tensor cores)",
+     "cuBLASLt FP8, fast"),
     ("stage 18, BF16, on the same inputs rounded to BF16", "18 persistent clusters (BF16)"),
 )
 # The error study's output (tests/fp8_error_study.cpp), whose tables 2 and 3 the pages quote.
@@ -343,7 +344,8 @@ def fp8_cell(rows, start, top):
 def fp8_table():
     """Stage 20's page: every row of the record as % of cuBLASLt FP8 in the same run."""
     runs = [fp8_rows(name) for _, name in FP8_PROBLEMS]
-    lines = ["| % of cuBLASLt FP8 in the same run | " + " | ".join(p for p, _ in FP8_PROBLEMS) + " |",
+    problems = " | ".join(p for p, _ in FP8_PROBLEMS)
+    lines = [f"| % of cuBLASLt FP8 in the same run | {problems} |",
              "|---" * (len(FP8_PROBLEMS) + 1) + "|",
              "| cuBLASLt FP8 itself, TFLOP/s | " +
              " | ".join(f"{float(top['rate']) / 1e3:,.1f}" for _, top in runs) + " |"]
@@ -361,10 +363,10 @@ def fp8_table():
 
 
 def sci(value):
-    """A positive number with one decimal of its significand, cut like every figure:
-    8.106e-04 -> '8.1e-4', 0.2585 -> '2.5e-1'."""
+    """A positive number with two decimals of its significand, cut like every figure:
+    8.106e-04 -> '8.10e-4', 0.2585 -> '2.58e-1'."""
     exponent = math.floor(math.log10(value))
-    return f"{cut(value / 10 ** exponent, 1)}e{exponent}"
+    return f"{cut(value / 10 ** exponent, 2)}e{exponent}"
 
 
 def fp8_study():

@@ -18,7 +18,7 @@ TYPES = {
              "K-major: TF32 has no transpose, B^T's rows are B's columns"),
     # Stage 20: E4M3 operands, 32 deep (32 bytes, as BF16's 16 and TF32's 8), K-major only.
     "e4m3": ((128, 192, 256), 32, "e4m3", "1, 1",
-             "K-major: FP8 has no transpose, B^T's rows are B's columns"),
+             "K-major, as FP8 must be: B^T's rows are B's columns"),
 }
 
 
@@ -83,8 +83,8 @@ def header_text() -> str:
     body = "\n\n".join([wrapper(n, kind) for kind, spec in TYPES.items() for n in spec[0]] +
                        [wrapper_a_in_registers(256)])
     return ("// Written by scripts/wgmma_wrappers.py; edit that, not this.\n"
-            "// wgmma.mma_async for BF16, TF32 and E4M3 operands with FP32 accumulators, one function per\n"
-            "// operand type and N.\n"
+            "// wgmma.mma_async for BF16, TF32 and E4M3 operands with FP32 accumulators, one\n"
+            "// function per operand type and N.\n"
             "#pragma once\n\n#include <cstdint>\n\nnamespace ladder::hopper {\n\n"
             f"{body}\n\n}}  // namespace ladder::hopper\n")
 

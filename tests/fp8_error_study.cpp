@@ -38,13 +38,14 @@ using namespace ladder;
 
 // A per-tensor product: stage 20's variants and cuBLASLt. window(k): the products summed
 // between promotions, for the bound (cuBLASLt's is not documented: 128 is assumed, as
-// DeepSeek-V3 and CUTLASS promote); bounded: whether the exit code holds it to the bound.
+// DeepSeek-V3 and CUTLASS promote); bounded: whether the exit code holds it to the bound;
+// available: whether it has an algorithm for these operands (cuBLASLt refuses some shapes).
 struct Kernel {
   std::string name;
   std::function<void(ScaledFp8 a, ScaledFp8 b_t, Matrix c)> launch;
   std::function<int(int k)> window;
   bool bounded;
-  bool cublaslt;
+  std::function<bool(ScaledFp8 a, ScaledFp8 b_t, Matrix c)> available;
 };
 
 std::vector<Kernel> kernels(CublasLtFp8& cublaslt) {
@@ -56,14 +57,18 @@ std::vector<Kernel> kernels(CublasLtFp8& cublaslt) {
         {"20 " + name,
          [name](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { launch_gemm_fp8(name, a, b_t, c); },
          [name](int k) { return fp8_promotion_window(name, k); },
-         fp8_promotion_window(name, 1 << 30) < (1 << 30), false});
+         fp8_promotion_window(name, 1 << 30) < (1 << 30),
+         [](ScaledFp8, ScaledFp8, Matrix) { return true; }});
   }
-  all.push_back({"cuBLASLt FP8",
-                 [&cublaslt](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { cublaslt(a, b_t, c, false); },
-                 [](int) { return kFp8ScaleBlock; }, false, true});
-  all.push_back({"cuBLASLt FP8 fast accumulation",
-                 [&cublaslt](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { cublaslt(a, b_t, c, true); },
-                 [](int k) { return k; }, false, true});
+  for (const bool fast : {false, true}) {
+    all.push_back(
+        {fast ? "cuBLASLt FP8 fast accumulation" : "cuBLASLt FP8",
+         [&cublaslt, fast](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { cublaslt(a, b_t, c, fast); },
+         [fast](int k) { return fast ? k : kFp8ScaleBlock; }, false,
+         [&cublaslt, fast](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+           return cublaslt.supports(a, b_t, c, fast);
+         }});
+  }
   return all;
 }
 
@@ -83,9 +88,8 @@ struct Worst {
 };
 
 // Runs `kernel` on the per-tensor operands into c; the worst ratio to gamma's bound.
-double measure(const Kernel& kernel, Fp8Operands& ops, DeviceMatrix& c, double gamma,
-               CublasLtFp8& cublaslt) {
-  if (kernel.cublaslt && !cublaslt.supports(ops.a(), ops.b_t(), c.view())) return -1;
+double measure(const Kernel& kernel, Fp8Operands& ops, DeviceMatrix& c, double gamma) {
+  if (!kernel.available(ops.a(), ops.b_t(), c.view())) return -1;
   c.poison();
   kernel.launch(ops.a(), ops.b_t(), c.view());
   return test::ratio_to_bound(check_gemm_on_device(ops.a_widened(), ops.b_widened(), c.view(),
@@ -94,8 +98,7 @@ double measure(const Kernel& kernel, Fp8Operands& ops, DeviceMatrix& c, double g
 }
 
 // Table 1: every kernel, every family, the worst over the shapes.
-bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t& seed,
-                 CublasLtFp8& cublaslt) {
+bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t& seed) {
   const std::vector<int> depths =
       quick ? std::vector<int>{1, 33, 128, 129, 1024}
             : std::vector<int>{1,   31,   32,   33,   127,  128,  129,  255,
@@ -123,7 +126,7 @@ bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t&
         DeviceMatrix c(m, n);
         for (std::size_t i = 0; i < measured.size(); ++i) {
           const double gamma = fp8_gemm_gamma(k, measured[i].window(k));
-          const double ratio = measure(measured[i], ops, c, gamma, cublaslt);
+          const double ratio = measure(measured[i], ops, c, gamma);
           if (ratio >= worst[i][family].ratio) worst[i][family] = {ratio, Shape{m, n, k}};
         }
       }
@@ -142,8 +145,7 @@ bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t&
 }
 
 // Table 2: the worst error per unit of magnitude (ratio x gamma) against K, for two families.
-void promotion_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t& seed,
-                     CublasLtFp8& cublaslt) {
+void promotion_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t& seed) {
   const std::vector<int> depths =
       quick ? std::vector<int>{1024, 4096} : std::vector<int>{1024, 2048, 4096, 8192, 16384};
   const int size = quick ? 64 : 256;
@@ -161,7 +163,7 @@ void promotion_table(const std::vector<Kernel>& measured, bool quick, std::uint6
       Fp8Operands ops(a.view(), b.view());
       DeviceMatrix c(size, size);
       for (std::size_t i = 0; i < measured.size(); ++i) {
-        table[i].push_back(measure(measured[i], ops, c, 1.0, cublaslt));
+        table[i].push_back(measure(measured[i], ops, c, 1.0));
       }
     }
     for (std::size_t i = 0; i < measured.size(); ++i) {
@@ -228,8 +230,8 @@ int study_main(int argc, char** argv) {
   std::printf("fp8_error_study: %s\n", device.describe().c_str());
   CublasLtFp8 cublaslt;
   const std::vector<Kernel> measured = kernels(cublaslt);
-  const bool within = bound_table(measured, quick, seed, cublaslt);
-  promotion_table(measured, quick, seed, cublaslt);
+  const bool within = bound_table(measured, quick, seed);
+  promotion_table(measured, quick, seed);
   scaling_table(quick, seed);
   std::printf("(-1: cuBLASLt has no algorithm for the shape)\n");
   if (!within) {

@@ -6,6 +6,7 @@
 // against the 16-byte rule. The default also runs many times at a large K, bit for bit the
 // same each time. Tagged [sm90] (sm_90a code): the runner skips them on other GPUs.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -169,8 +170,6 @@ void require_product(PlacedFp8& a, PlacedFp8& b_t, DeviceMatrix& c_buffer, const
                                 shape.n) == 0);
 }
 
-bool aligned_16(const MatrixFp8& m) { return allows_16_bytes(m); }
-
 }  // namespace
 
 TEST_CASE("20 FP8: the device quantisation and every variant on every shape and layout",
@@ -190,7 +189,7 @@ TEST_CASE("20 FP8: the device quantisation and every variant on every shape and 
       PlacedFp8 b_t_device = place_per_tensor(b.view(), true, layout, b_scale);
       DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(c_layout, shape.m, shape.n);
       const Matrix c = view_in(c_buffer.view(), c_layout, shape.m, shape.n);
-      const bool tma = aligned_16(a_device.view) && aligned_16(b_t_device.view);
+      const bool tma = allows_16_bytes(a_device.view) && allows_16_bytes(b_t_device.view);
       for (const std::string& name : variants) {
         CAPTURE(name);
         c_buffer.poison();
@@ -199,7 +198,7 @@ TEST_CASE("20 FP8: the device quantisation and every variant on every shape and 
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (tma ? OperandPath::tma : OperandPath::element));
         require_product(a_device, b_t_device, c_buffer, c_layout, shape,
-                        tma ? fp8_promotion_window(name, shape.k) : 1);
+                        tma ? fp8_promotion_window(name, shape.k) : 0);
       }
     }
   }
@@ -229,9 +228,9 @@ TEST_CASE("20 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
                                                             {b_t_view, blocks.b_dequantize()}, c);
       CUDA_CHECK(cudaDeviceSynchronize());
       REQUIRE(path == (shifted ? OperandPath::element : OperandPath::tma));
-      const CheckResult check =
-          check_gemm_on_device(blocks.a_widened(), blocks.b_widened(), c, blocks.a_widened_host(),
-                               blocks.b_widened_host(), fp8_gemm_gamma(shape.k, kFp8ScaleBlock));
+      const CheckResult check = check_gemm_on_device(
+          blocks.a_widened(), blocks.b_widened(), c, blocks.a_widened_host(),
+          blocks.b_widened_host(), fp8_gemm_gamma(shape.k, shifted ? 0 : kFp8ScaleBlock));
       INFO(check.summary());
       REQUIRE(check.ok);
       HostMatrix c_host = test::download_whole(c_buffer);
@@ -306,6 +305,186 @@ TEST_CASE("20 FP8: bit-identical results run after run", "[gpu][sm90][stage20][r
   }
 }
 
+namespace {
+
+// Exact inputs, so that a check can demand C bit for bit. Codes are small integers, -3 to 3:
+// their products (at most 9) and every partial sum the tensor cores hold between promotions
+// (at most 512 products: 4,608 < 2^13) are exact in the accumulation the error bound allows,
+// and the FP32 sums of the windows too (under 2^24). Factors are powers of two, different per
+// tensor (A's 2^-3, B's 2^5) or per block, so that a factor applied to the wrong rows, columns
+// or slices changes C, and multiplying by them stays exact.
+fp8_e4m3 small_integer(int row, int col, int salt) {
+  const unsigned hash = (static_cast<unsigned>(row) * 2654435761u) ^
+                        (static_cast<unsigned>(col) * 40503u) ^ static_cast<unsigned>(salt);
+  return fp8_e4m3(static_cast<float>(static_cast<int>((hash >> 7) % 7) - 3));
+}
+
+// A's codes (m x k) and B^T's (n x k) in guarded buffers laid out as `layout`, and the values
+// they stand for with factor(row, col) (of A, and of B^T: row n, column k), A and B (k x n)
+// in FP32 on the device and the host.
+struct ExactOperands {
+  DeviceMatrixFp8 a_buffer;
+  DeviceMatrixFp8 b_t_buffer;
+  MatrixFp8 a;
+  MatrixFp8 b_t;
+  HostMatrix a_host;
+  HostMatrix b_host;
+  DeviceMatrix a_widened;
+  DeviceMatrix b_widened;
+};
+
+template <class AFactor, class BFactor>
+ExactOperands exact_operands(const test::GemmCase& shape, const Layout& layout, AFactor a_factor,
+                             BFactor b_factor) {
+  ExactOperands out{guarded_buffer<DeviceMatrixFp8>(layout, shape.m, shape.k),
+                    guarded_buffer<DeviceMatrixFp8>(layout, shape.n, shape.k),
+                    {},
+                    {},
+                    HostMatrix(shape.m, shape.k),
+                    HostMatrix(shape.k, shape.n),
+                    DeviceMatrix(shape.m, shape.k),
+                    DeviceMatrix(shape.k, shape.n)};
+  out.a = view_in(out.a_buffer.view(), layout, shape.m, shape.k);
+  out.b_t = view_in(out.b_t_buffer.view(), layout, shape.n, shape.k);
+  std::vector<fp8_e4m3> a_codes(static_cast<std::size_t>(shape.m) * shape.k);
+  std::vector<fp8_e4m3> b_t_codes(static_cast<std::size_t>(shape.n) * shape.k);
+  for (int row = 0; row < shape.m; ++row) {
+    for (int k = 0; k < shape.k; ++k) {
+      const fp8_e4m3 code = small_integer(row, k, 1);
+      a_codes[static_cast<std::size_t>(row) * shape.k + k] = code;
+      out.a_host.set(row, k, static_cast<float>(code) * a_factor(row, k));
+    }
+  }
+  for (int n = 0; n < shape.n; ++n) {
+    for (int k = 0; k < shape.k; ++k) {
+      const fp8_e4m3 code = small_integer(n, k, 2);
+      b_t_codes[static_cast<std::size_t>(n) * shape.k + k] = code;
+      out.b_host.set(k, n, static_cast<float>(code) * b_factor(n, k));
+    }
+  }
+  copy_2d(out.a, MatrixFp8{shape.k, shape.m, shape.k, a_codes.data()}, cudaMemcpyHostToDevice);
+  copy_2d(out.b_t, MatrixFp8{shape.k, shape.n, shape.k, b_t_codes.data()}, cudaMemcpyHostToDevice);
+  out.a_widened.upload(out.a_host.view());
+  out.b_widened.upload(out.b_host.view());
+  return out;
+}
+
+// C's view must equal the product of the widened operands exactly (the bound 0).
+void require_exact(ExactOperands& ops, DeviceMatrix& c_buffer, const Layout& c_layout,
+                   const test::GemmCase& shape) {
+  const Matrix c = view_in(c_buffer.view(), c_layout, shape.m, shape.n);
+  const CheckResult check = check_gemm_on_device(ops.a_widened.view(), ops.b_widened.view(), c,
+                                                 ops.a_host.view(), ops.b_host.view(), 0.0);
+  INFO(check.summary());
+  REQUIRE(check.ok);
+  HostMatrix c_host = test::download_whole(c_buffer);
+  REQUIRE(test::written_outside(c_host.view(), c_layout.row_offset, c_layout.col_offset, shape.m,
+                                shape.n) == 0);
+}
+
+std::vector<test::GemmCase> exact_cases() {
+  if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) return {{65, 72, 1064}, {129, 260, 257}};
+  return {{65, 72, 1064}, {129, 260, 257}, {300, 200, 129}, {129, 257, 2100}, {2100, 2100, 200}};
+}
+
+}  // namespace
+
+// Every variant whose windows hold at most 512 products (every one where K <= 512), per
+// tensor, on both paths: bit for bit.
+TEST_CASE("20 FP8 on exact inputs: every variant and both paths, bit for bit",
+          "[gpu][sm90][stage20]") {
+  DeviceFp8Scale a_scale;
+  DeviceFp8Scale b_scale;
+  a_scale.upload(Fp8Scale{0.125f, 8.0f});
+  b_scale.upload(Fp8Scale{32.0f, 1.0f / 32});
+  for (const auto& shape : exact_cases()) {
+    for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {  // aligned, shifted
+      CAPTURE(test::describe(shape), kFp8Layouts[l].name);
+      ExactOperands ops = exact_operands(
+          shape, kFp8Layouts[l], [](int, int) { return 0.125f; }, [](int, int) { return 32.0f; });
+      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
+      const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
+      for (const std::string& name : fp8_configs()) {
+        if (fp8_promotion_window(name, shape.k) > 512) continue;
+        CAPTURE(name);
+        c_buffer.poison();
+        const OperandPath path =
+            launch_gemm_fp8(name, {ops.a, a_scale.get()}, {ops.b_t, b_scale.get()}, c);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+        require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+      }
+    }
+  }
+}
+
+// Per block: a power of two per 1 x 128 block of A (by row and slice) and per 128 x 128 block
+// of B^T (by column block and slice), each different from its neighbours.
+TEST_CASE("20 FP8 per-block factors on exact inputs: both paths, bit for bit",
+          "[gpu][sm90][stage20]") {
+  const auto a_power = [](int row, int slice) {
+    return std::ldexp(1.0f, (row + 2 * slice) % 5 - 2);
+  };
+  const auto b_power = [](int block, int slice) {
+    return std::ldexp(1.0f, (3 * block + slice) % 4 - 1);
+  };
+  for (const auto& shape : exact_cases()) {
+    const int slices = (shape.k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    const int blocks_n = (shape.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    HostMatrix a_factors(shape.m, slices);
+    HostMatrix b_factors(blocks_n, slices);
+    for (int row = 0; row < shape.m; ++row) {
+      for (int s = 0; s < slices; ++s) a_factors.set(row, s, a_power(row, s));
+    }
+    for (int block = 0; block < blocks_n; ++block) {
+      for (int s = 0; s < slices; ++s) b_factors.set(block, s, b_power(block, s));
+    }
+    DeviceMatrix a_factors_device(shape.m, slices);
+    DeviceMatrix b_factors_device(blocks_n, slices);
+    a_factors_device.upload(a_factors.view());
+    b_factors_device.upload(b_factors.view());
+    for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
+      CAPTURE(test::describe(shape), kFp8Layouts[l].name);
+      ExactOperands ops = exact_operands(
+          shape, kFp8Layouts[l], [&](int row, int k) { return a_power(row, k / kFp8ScaleBlock); },
+          [&](int n, int k) { return b_power(n / kFp8ScaleBlock, k / kFp8ScaleBlock); });
+      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
+      const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
+      const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, a_factors_device.view()},
+                                                            {ops.b_t, b_factors_device.view()}, c);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+      require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+    }
+  }
+}
+
+// The scale of an all-zero matrix is 1 (its codes all zero), and a K of 0 makes C = 0, the
+// empty sums, on a view with no columns.
+TEST_CASE("20 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage20]") {
+  DeviceMatrix zeros(40, 70);
+  CUDA_CHECK(cudaMemset(zeros.view().data, 0, bytes_of(zeros.view())));
+  DeviceFp8Scale scale;
+  scale.upload(Fp8Scale{5.0f, 5.0f});
+  e4m3_scale_on_device(zeros.view(), scale.get());
+  const Fp8Scale got = scale.download();
+  REQUIRE(got.quantize == 1.0f);
+  REQUIRE(got.dequantize == 1.0f);
+
+  DeviceMatrixFp8 a(8, 16);
+  DeviceMatrixFp8 b_t(16, 16);
+  DeviceMatrix c(8, 16);
+  const MatrixFp8 no_columns_a{0, 8, 16, a.view().data};
+  const MatrixFp8 no_columns_b_t{0, 16, 16, b_t.view().data};
+  launch_gemm_fp8(fp8_configs().front(), {no_columns_a, scale.get()}, {no_columns_b_t, scale.get()},
+                  c.view());
+  HostMatrix c_host(8, 16);
+  c.download(c_host.view());
+  for (int row = 0; row < 8; ++row) {
+    for (int col = 0; col < 16; ++col) REQUIRE(c_host.get(row, col) == 0.0f);
+  }
+}
+
 TEST_CASE("20 FP8 refuses mismatched shapes, unknown variants and misshapen factors",
           "[gpu][sm90][stage20]") {
   DeviceMatrixFp8 a(8, 32);
@@ -325,6 +504,9 @@ TEST_CASE("20 FP8 refuses mismatched shapes, unknown variants and misshapen fact
   REQUIRE_THROWS_AS(launch_gemm_fp8_block_scaled({a.view(), wrong.view()},
                                                  {b_t.view(), b_factors.view()}, c.view()),
                     std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
+                                                 {b_t.view(), wrong.view()}, c.view()),
+                    std::invalid_argument);
   REQUIRE_NOTHROW(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
                                                {b_t.view(), b_factors.view()}, c.view()));
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -338,6 +520,7 @@ TEST_CASE("20 FP8: promotion windows and strides", "[stage20]") {
   REQUIRE(fp8_stride(1) == 16);
   REQUIRE(fp8_stride(16) == 16);
   REQUIRE(fp8_stride(17) == 32);
-  // The fallback sums in FP32 without the tensor cores: its window is one product.
-  REQUIRE(fp8_gemm_gamma(1000, 1) < fp8_gemm_gamma(1000, 128));
+  // The fallback sums in FP32 without the tensor cores: no window, the BF16 stages' bound.
+  REQUIRE(fp8_gemm_gamma(1000, 0) == tensor_gemm_gamma(1000));
+  REQUIRE(fp8_gemm_gamma(1000, 0) < fp8_gemm_gamma(1000, 128));
 }

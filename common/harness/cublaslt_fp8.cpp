@@ -3,7 +3,9 @@
 #include <cublasLt.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
@@ -31,11 +33,20 @@ void set_factors(cublasLtMatmulDesc_t op, ScaledFp8 a, ScaledFp8 b_t) {
         "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
 }
 
+// The largest power of two up to 256 that divides the address.
+std::uint32_t alignment(const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  std::uint32_t bytes = 256;
+  while (bytes > 1 && address % bytes != 0) bytes /= 2;
+  return bytes;
+}
+
 }  // namespace
 
 // The descriptors and algorithm of one shape, strides and accumulation mode.
 struct CublasLtFp8::Plan {
   int m = 0, n = 0, k = 0, a_stride = 0, b_stride = 0, c_stride = 0;
+  std::uint32_t a_alignment = 0, b_alignment = 0, c_alignment = 0;  // bytes, of each pointer
   bool fast = false;
   bool found = false;  // whether cuBLASLt has an algorithm for it
   cublasLtMatmulDesc_t op = nullptr;
@@ -44,7 +55,9 @@ struct CublasLtFp8::Plan {
 
   bool fits(const Plan& other) const {
     return m == other.m && n == other.n && k == other.k && a_stride == other.a_stride &&
-           b_stride == other.b_stride && c_stride == other.c_stride && fast == other.fast;
+           b_stride == other.b_stride && c_stride == other.c_stride &&
+           a_alignment == other.a_alignment && b_alignment == other.b_alignment &&
+           c_alignment == other.c_alignment && fast == other.fast;
   }
   ~Plan() {
     if (op) cublasLtMatmulDescDestroy(op);
@@ -71,7 +84,18 @@ CublasLtFp8::~CublasLtFp8() { cudaFree(workspace_); }
 // apply them.
 bool CublasLtFp8::prepare(ScaledFp8 a, ScaledFp8 b_t, Matrix c, bool fast_accumulation) {
   const int m = c.height, n = c.width, k = a.values.width;
+  if (a.values.height != m || b_t.values.height != n || b_t.values.width != k) {
+    throw std::invalid_argument("CublasLtFp8: A (" + std::to_string(a.values.height) + "x" +
+                                std::to_string(k) + "), B^T (" +
+                                std::to_string(b_t.values.height) + "x" +
+                                std::to_string(b_t.values.width) + ") and C (" +
+                                std::to_string(m) + "x" + std::to_string(n) +
+                                ") must be m x k, n x k and m x n");
+  }
   Plan want;
+  want.a_alignment = alignment(b_t.values.data);  // cuBLASLt's A is our B^T
+  want.b_alignment = alignment(a.values.data);
+  want.c_alignment = alignment(c.data);
   want.m = m;
   want.n = n;
   want.k = k;
@@ -109,8 +133,20 @@ bool CublasLtFp8::prepare(ScaledFp8 a, ScaledFp8 b_t, Matrix c, bool fast_accumu
     const std::size_t workspace = kWorkspaceBytes;
     cublasLtMatmulHeuristicResult_t result{};
     int found = 0;
+    // The pointers' own alignment: cuBLASLt otherwise assumes 256 bytes and may pick an
+    // algorithm that fails on a sub-view.
     cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
         preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+    const std::pair<cublasLtMatmulPreferenceAttributes_t, std::uint32_t> alignments[] = {
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, plan->a_alignment},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, plan->b_alignment},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, plan->c_alignment},
+        {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, plan->c_alignment}};
+    for (const auto& [attribute, bytes] : alignments) {
+      if (status == CUBLAS_STATUS_SUCCESS) {
+        status = cublasLtMatmulPreferenceSetAttribute(preference, attribute, &bytes, sizeof bytes);
+      }
+    }
     if (status == CUBLAS_STATUS_SUCCESS) {
       status = cublasLtMatmulAlgoGetHeuristic(handle_.get(), plan->op, plan->a_layout,
                                               plan->b_layout, plan->c_layout, plan->c_layout,

@@ -19,12 +19,13 @@ class CublasLtFp8 {
   CublasLtFp8(const CublasLtFp8&) = delete;
   CublasLtFp8& operator=(const CublasLtFp8&) = delete;
 
-  // c = (a / a's scale)(b_t / b_t's scale)^T on device views: a m x k, b_t n x k, rows of whole
-  // 16 bytes (cuBLASLt's FP8 requirement; CudaError otherwise). fast_accumulation = false is
-  // cuBLASLt's default: its kernels promote partial sums to FP32 as they go; true lets them
-  // accumulate in the tensor cores only (CUBLASLT_MATMUL_DESC_FAST_ACCUM). The algorithm
-  // cuBLASLt's heuristic picks is kept for the next call of the same shape and strides, so a
-  // timed call does no host work but the launch.
+  // c = (a / a's scale)(b_t / b_t's scale)^T on device views: a m x k, b_t n x k (else
+  // std::invalid_argument), rows of whole 16 bytes (cuBLASLt's FP8 requirement; CudaError
+  // otherwise). fast_accumulation = false is cuBLASLt's default: its kernels promote partial
+  // sums to FP32 as they go; true lets them keep the sums in the tensor cores longer
+  // (CUBLASLT_MATMUL_DESC_FAST_ACCUM; how long is not documented). The algorithm cuBLASLt's
+  // heuristic picks is kept for the next call with the same shape, strides, pointer
+  // alignments and mode, so a timed call does no host work but the launch.
   void operator()(ScaledFp8 a, ScaledFp8 b_t, Matrix c, bool fast_accumulation = false);
   // Whether cuBLASLt has an FP8 algorithm for this product: it refuses some shapes and strides
   // (on the H100 with CUDA 13.0, 4095^3 and 65 x 72 x 1064 among them; operator()

@@ -59,4 +59,10 @@ void poison(Matrix m) {
   }
 }
 
+HostMatrix random_host_matrix(int height, int width, std::uint64_t seed) {
+  HostMatrix m(height, width);
+  fill_random(m.view(), seed);
+  return m;
+}
+
 }  // namespace ladder

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "common/host_matrix.hpp"
 #include "common/matrix.hpp"
 
 namespace ladder {
@@ -12,6 +13,10 @@ namespace ladder {
 // columns (stride > width) become NaN, so a kernel that reads them poisons its result.
 // Meant for an owner's whole view: in a sub() view those columns are a neighbour's data.
 void fill_random(Matrix m, std::uint64_t seed);
+
+// A height x width host matrix (stride = width) filled by fill_random: the inputs every GEMM
+// bench makes.
+HostMatrix random_host_matrix(int height, int width, std::uint64_t seed);
 
 // Rounds every element of the width x height view to the nearest TF32 value (10 mantissa
 // bits; ties to even): the values a TF32 tensor core reads exactly. Padding columns and

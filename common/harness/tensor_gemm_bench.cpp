@@ -23,12 +23,6 @@ const GemmShape& fits_in_memory(const GemmShape& shape) {
   return shape;
 }
 
-HostMatrix random_matrix(int height, int width, std::uint64_t seed) {
-  HostMatrix m(height, width);
-  fill_random(m.view(), seed);
-  return m;
-}
-
 }  // namespace
 
 Bf16Operand::Bf16Operand(HostMatrix values)
@@ -44,8 +38,8 @@ Bf16Operand::Bf16Operand(HostMatrix values)
 TensorGemmBench::TensorGemmBench(const GemmShape& shape, const RunOptions& options)
     : shape_(fits_in_memory(shape)),
       options_(options),
-      a_(random_matrix(shape.m, shape.k, options.seed)),
-      b_(random_matrix(shape.k, shape.n, options.seed + 1)),
+      a_(random_host_matrix(shape.m, shape.k, options.seed)),
+      b_(random_host_matrix(shape.k, shape.n, options.seed + 1)),
       c_(shape.m, shape.n) {
   if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
 }

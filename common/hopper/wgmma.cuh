@@ -1,6 +1,6 @@
 // Written by scripts/wgmma_wrappers.py; edit that, not this.
-// wgmma.mma_async for BF16, TF32 and E4M3 operands with FP32 accumulators, one function per
-// operand type and N.
+// wgmma.mma_async for BF16, TF32 and E4M3 operands with FP32 accumulators, one
+// function per operand type and N.
 #pragma once
 
 #include <cstdint>
@@ -182,7 +182,7 @@ __device__ inline void wgmma_m64n256k8_tf32(float (&d)[128], std::uint64_t desc_
 }
 
 // D (64 x 128, FP32, registers) += A (64 x 32, shared, K-major) * B (32 x 128, shared,
-// K-major: FP8 has no transpose, B^T's rows are B's columns). accumulate == 0 ignores D's old value.
+// K-major, as FP8 must be: B^T's rows are B's columns). accumulate == 0 ignores D's old value.
 __device__ inline void wgmma_m64n128k32_e4m3(float (&d)[64], std::uint64_t desc_a,
                                              std::uint64_t desc_b, int accumulate) {
   asm volatile(
@@ -206,7 +206,7 @@ __device__ inline void wgmma_m64n128k32_e4m3(float (&d)[64], std::uint64_t desc_
 }
 
 // D (64 x 192, FP32, registers) += A (64 x 32, shared, K-major) * B (32 x 192, shared,
-// K-major: FP8 has no transpose, B^T's rows are B's columns). accumulate == 0 ignores D's old value.
+// K-major, as FP8 must be: B^T's rows are B's columns). accumulate == 0 ignores D's old value.
 __device__ inline void wgmma_m64n192k32_e4m3(float (&d)[96], std::uint64_t desc_a,
                                              std::uint64_t desc_b, int accumulate) {
   asm volatile(
@@ -236,7 +236,7 @@ __device__ inline void wgmma_m64n192k32_e4m3(float (&d)[96], std::uint64_t desc_
 }
 
 // D (64 x 256, FP32, registers) += A (64 x 32, shared, K-major) * B (32 x 256, shared,
-// K-major: FP8 has no transpose, B^T's rows are B's columns). accumulate == 0 ignores D's old value.
+// K-major, as FP8 must be: B^T's rows are B's columns). accumulate == 0 ignores D's old value.
 __device__ inline void wgmma_m64n256k32_e4m3(float (&d)[128], std::uint64_t desc_a,
                                              std::uint64_t desc_b, int accumulate) {
   asm volatile(
