@@ -61,18 +61,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int slices = (k + Ops::kSliceK - 1) / Ops::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
-    // Producer: the ring runs on across tiles (`it` counts slices over all of them), so the
-    // next tile's slices load while the consumers store this one.
+    // Producer: the ring runs on across tiles, so the next tile's slices load while the
+    // consumers store this one (load_tiles).
     registers_decrease<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int it = 0;
-      for (int t = cluster; t < order.count(); t += step) {
-        const auto [row0, col0] = order.origin(t, rank);
-        for (int s = 0; s < slices; ++s, ++it) {
-          load_slice<Ops>(layout, &a_map, &b_map, it, s, row0, col0, rank);
-        }
-      }
-    }
+    load_tiles<Ops>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
   } else {
     // Consumers: as stage 17's, tile after tile; slots are handed back to every block of the
     // cluster (thread r arrives on rank r's barrier).

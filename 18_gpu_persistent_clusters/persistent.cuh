@@ -176,6 +176,24 @@ struct TileOrder {
   }
 };
 
+// The producer of stage 18's kernel (and of stage 20's and the swapped TF32 kernel's): its
+// thread 0 loads every slice of the block's tiles (first, first + step, ...) in order, the ring
+// running on across tiles (`it` counts slices over all of them), so that the next tile's
+// slices load while the consumers store this one. row_map and col_map as load_slice's.
+template <class Ops, class Cfg>
+__device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtensorMap* row_map,
+                                  const CUtensorMap* col_map, const TileOrder<Cfg>& order,
+                                  int first, int step, int slices, std::uint32_t rank) {
+  if (threadIdx.x != 0) return;
+  int it = 0;
+  for (int t = first; t < order.count(); t += step) {
+    const auto [row0, col0] = order.origin(t, rank);
+    for (int s = 0; s < slices; ++s, ++it) {
+      load_slice<Ops>(layout, row_map, col_map, it, s, row0, col0, rank);
+    }
+  }
+}
+
 // Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
 // Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
 // 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),

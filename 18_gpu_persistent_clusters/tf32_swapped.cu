@@ -173,16 +173,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   if (threadIdx.x / 128 == 0) {
     registers_decrease<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int it = 0;
-      for (int t = cluster; t < order.count(); t += step) {
-        const auto [n0, m0] = order.origin(t, rank);
-        for (int s = 0; s < slices; ++s, ++it) {
-          // The slot's row part is B's slice; its column part, shared by the cluster, A's rows.
-          load_slice<SwappedOperands>(layout, &b_map, &a_map, it, s, n0, m0, rank);
-        }
-      }
-    }
+    // The slot's row part is B's slice; its column part, shared by the cluster, A's rows.
+    load_tiles<SwappedOperands>(layout, &b_map, &a_map, order, cluster, step, slices, rank);
   } else {
     registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;

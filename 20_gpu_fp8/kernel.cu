@@ -123,17 +123,9 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
-    // Producer: stage 18's, slice after slice across the block's tiles.
+    // Producer: stage 18's.
     registers_decrease<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int it = 0;
-      for (int t = cluster; t < order.count(); t += step) {
-        const auto [row0, col0] = order.origin(t, rank);
-        for (int s = 0; s < slices; ++s, ++it) {
-          load_slice<E4m3Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
-        }
-      }
-    }
+    load_tiles<E4m3Operands>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
   } else {
     registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
@@ -331,8 +323,8 @@ template <bool BlockScaled, class Tma>
 OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Tma tma) {
   check_operands(a, b_t, c);
   require_hopper();
-  if (c.empty()) return fp8_path(a, b_t, c.width);
   const OperandPath path = fp8_path(a, b_t, c.width);
+  if (c.empty()) return path;
   if (path == OperandPath::tma) {
     tma(a, b_t, c, scales);
     return path;
