@@ -31,6 +31,7 @@
 #include "common/host_matrix.hpp"
 #include "common/tensor_cores.hpp"
 #include "tests/error_study.hpp"
+#include "tests/test_support.hpp"
 
 namespace {
 
@@ -72,19 +73,10 @@ std::vector<Kernel> kernels(CublasLtFp8& cublaslt) {
   return all;
 }
 
-struct Shape {
-  int m;
-  int n;
-  int k;
-  std::string describe() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  }
-};
-
 // The worst ratio over the shapes of one family, and where.
 struct Worst {
   double ratio = 0;
-  Shape shape{0, 0, 0};
+  test::GemmCase shape{0, 0, 0};
 };
 
 // Runs `kernel` on the per-tensor operands into c; the worst ratio to gamma's bound.
@@ -127,7 +119,7 @@ bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t&
         for (std::size_t i = 0; i < measured.size(); ++i) {
           const double gamma = fp8_gemm_gamma(k, measured[i].window(k));
           const double ratio = measure(measured[i], ops, c, gamma);
-          if (ratio >= worst[i][family].ratio) worst[i][family] = {ratio, Shape{m, n, k}};
+          if (ratio >= worst[i][family].ratio) worst[i][family] = {ratio, test::GemmCase{m, n, k}};
         }
       }
     }
@@ -137,7 +129,7 @@ bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t&
     for (std::size_t family = 0; family < std::size(test::kInputFamilies); ++family) {
       const Worst& w = worst[i][family];
       std::printf("%-36s  %-20s  %12.5f  %s\n", measured[i].name.c_str(),
-                  test::kInputFamilies[family].name, w.ratio, w.shape.describe().c_str());
+                  test::kInputFamilies[family].name, w.ratio, test::describe(w.shape).c_str());
       if (measured[i].bounded && !(w.ratio <= 1)) within = false;
     }
   }

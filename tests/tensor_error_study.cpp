@@ -34,6 +34,7 @@
 #include "common/host_matrix.hpp"
 #include "common/tensor_cores.hpp"
 #include "tests/error_study.hpp"
+#include "tests/test_support.hpp"
 
 namespace {
 
@@ -78,17 +79,8 @@ std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
   return all;
 }
 
-struct Shape {
-  int m;
-  int n;
-  int k;
-  std::string describe() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  }
-};
-
 // K around the tensor cores' block sizes and the stages' tiles, up to 8192; M x N odd and even.
-std::vector<Shape> shapes(bool quick) {
+std::vector<test::GemmCase> shapes(bool quick) {
   const std::vector<int> depths =
       quick ? std::vector<int>{1, 15, 16, 17, 33, 256}
             : std::vector<int>{1,   2,   3,   7,    8,    15,   16,   17,   31,
@@ -97,16 +89,16 @@ std::vector<Shape> shapes(bool quick) {
   const std::vector<std::pair<int, int>> sizes =
       quick ? std::vector<std::pair<int, int>>{{33, 17}, {16, 16}}
             : std::vector<std::pair<int, int>>{{33, 17}, {64, 64}, {127, 130}};
-  std::vector<Shape> all;
+  std::vector<test::GemmCase> all;
   for (const auto& [m, n] : sizes)
-    for (const int k : depths) all.push_back(Shape{m, n, k});
+    for (const int k : depths) all.push_back(test::GemmCase{m, n, k});
   return all;
 }
 
 // The worst element of one kernel on one family, over every shape.
 struct Worst {
   double ratio = 0;  // error / tensor bound
-  Shape shape{0, 0, 0};
+  test::GemmCase shape{0, 0, 0};
   bool ok = true;
 };
 
@@ -132,12 +124,12 @@ int study_main(int argc, char** argv) {
 
   CublasGemm cublas;
   const std::vector<Kernel> measured = kernels(cublas, no_hopper.empty());
-  const std::vector<Shape> all_shapes = shapes(quick);
+  const std::vector<test::GemmCase> all_shapes = shapes(quick);
   std::vector<std::vector<Worst>> worst(measured.size(),
                                         std::vector<Worst>(std::size(test::kInputFamilies)));
   std::uint64_t inputs_seed = seed;
   for (std::size_t family = 0; family < std::size(test::kInputFamilies); ++family) {
-    for (const Shape& shape : all_shapes) {
+    for (const test::GemmCase& shape : all_shapes) {
       HostMatrix a_values(shape.m, shape.k);
       HostMatrix b_values(shape.k, shape.n);
       test::kInputFamilies[family].make(a_values, b_values, inputs_seed);
@@ -177,7 +169,7 @@ int study_main(int argc, char** argv) {
       const double to_fp32 = w.ratio * tensor_gemm_gamma(k) / gemm_gamma(k);
       std::printf("%-30s  %-20s  %6zu  %14.4f  %14.4f  %s\n", measured[kernel].name.c_str(),
                   test::kInputFamilies[family].name, all_shapes.size(), w.ratio, to_fp32,
-                  w.shape.describe().c_str());
+                  test::describe(w.shape).c_str());
       all_within = all_within && w.ok && w.ratio <= 1;
     }
   }
