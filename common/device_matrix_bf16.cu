@@ -41,31 +41,6 @@ void convert(const char* name, Source src, Destination dst) {
 
 }  // namespace
 
-DeviceMatrixBf16::DeviceMatrixBf16(int height, int width, int stride)
-    : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
-  check_matrix_shape(height_, width_, stride_);
-  bf16* data = nullptr;
-  const std::size_t bytes = bytes_of(MatrixBf16{width_, height_, stride_, nullptr});
-  check_allocation(cudaMalloc(&data, bytes), "GPU memory", height, width);
-  data_.reset(data);  // owned from here on: freed if poison() throws
-  poison();
-}
-
-void DeviceMatrixBf16::Free::operator()(bf16* data) const {
-  // A destructor must not throw; a failure here would only repeat an earlier one.
-  cudaFree(data);
-}
-
-void DeviceMatrixBf16::upload(MatrixBf16 host) { copy_2d(view(), host, cudaMemcpyHostToDevice); }
-
-void DeviceMatrixBf16::download(MatrixBf16 host) const {
-  copy_2d(host, view(), cudaMemcpyDeviceToHost);
-}
-
-void DeviceMatrixBf16::poison() {
-  CUDA_CHECK(cudaMemset(data_.get(), kPoisonByte, bytes_of(view())));
-}
-
 void round_to_bf16(Matrix src, MatrixBf16 dst) {
   convert<RoundToBf16>("round_to_bf16", src, dst);
 }

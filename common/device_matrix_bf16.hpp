@@ -3,44 +3,15 @@
 // (exact, how the checks see the rounded values).
 #pragma once
 
-#include <memory>
-
+#include "common/device_memory.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 
 namespace ladder {
 
-// DeviceMatrix for BF16 elements: RAII, move-only, hands out MatrixBf16 views.
-class DeviceMatrixBf16 {
- public:
-  // height rows of width columns; stride 0 means stride == width. Starts poisoned.
-  // Throws UsageError when the GPU has not enough memory for it.
-  DeviceMatrixBf16(int height, int width, int stride = 0);
-  DeviceMatrixBf16(DeviceMatrixBf16&&) noexcept = default;
-  DeviceMatrixBf16& operator=(DeviceMatrixBf16&&) noexcept = default;
-  DeviceMatrixBf16(const DeviceMatrixBf16&) = delete;
-  DeviceMatrixBf16& operator=(const DeviceMatrixBf16&) = delete;
-
-  // Null data once moved from.
-  MatrixBf16 view() const { return MatrixBf16{width_, height_, stride_, data_.get()}; }
-
-  // Copies between host and device views of the same shape, as DeviceMatrix's.
-  void upload(MatrixBf16 host);
-  void download(MatrixBf16 host) const;
-
-  // Every byte kPoisonByte, padding included: 0xFFFF is a BF16 NaN (all exponent bits set,
-  // a non-zero fraction), so an element a kernel fails to write fails every check.
-  void poison();
-
- private:
-  struct Free {
-    void operator()(bf16* data) const;
-  };
-  int width_;
-  int height_;
-  int stride_;
-  std::unique_ptr<bf16, Free> data_;
-};
+// DeviceMatrix for BF16 elements (0xFFFF, the poison, is a BF16 NaN: all exponent bits set, a
+// non-zero fraction).
+using DeviceMatrixBf16 = DeviceElements<MatrixBf16>;
 
 // dst = src rounded to the nearest BF16, ties to even (__float2bfloat16_rn): NaN stays NaN,
 // infinities stay, floats beyond the largest BF16 become infinities. On the device, for

@@ -138,28 +138,6 @@ void check_shapes(const char* name, int src_height, int src_width, int dst_heigh
 
 }  // namespace
 
-DeviceMatrixFp8::DeviceMatrixFp8(int height, int width, int stride)
-    : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
-  check_matrix_shape(height_, width_, stride_);
-  fp8_e4m3* data = nullptr;
-  const std::size_t bytes = bytes_of(MatrixFp8{width_, height_, stride_, nullptr});
-  check_allocation(cudaMalloc(&data, bytes), "GPU memory", height, width);
-  data_.reset(data);  // owned from here on: freed if poison() throws
-  poison();
-}
-
-void DeviceMatrixFp8::Free::operator()(fp8_e4m3* data) const { cudaFree(data); }
-
-void DeviceMatrixFp8::upload(MatrixFp8 host) { copy_2d(view(), host, cudaMemcpyHostToDevice); }
-
-void DeviceMatrixFp8::download(MatrixFp8 host) const {
-  copy_2d(host, view(), cudaMemcpyDeviceToHost);
-}
-
-void DeviceMatrixFp8::poison() {
-  CUDA_CHECK(cudaMemset(data_.get(), kPoisonByte, bytes_of(view())));
-}
-
 DeviceFp8Scale::DeviceFp8Scale() {
   Fp8Scale* data = nullptr;
   check_allocation(cudaMalloc(&data, sizeof(Fp8Scale)), "GPU memory", 1, 2);

@@ -7,40 +7,14 @@
 
 #include <memory>
 
+#include "common/device_memory.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_fp8.hpp"
 
 namespace ladder {
 
-// DeviceMatrix for E4M3 elements: RAII, move-only, hands out MatrixFp8 views.
-class DeviceMatrixFp8 {
- public:
-  // height rows of width columns; stride 0 means stride == width. Starts poisoned.
-  // Throws UsageError when the GPU has not enough memory for it.
-  DeviceMatrixFp8(int height, int width, int stride = 0);
-  DeviceMatrixFp8(DeviceMatrixFp8&&) noexcept = default;
-  DeviceMatrixFp8& operator=(DeviceMatrixFp8&&) noexcept = default;
-  DeviceMatrixFp8(const DeviceMatrixFp8&) = delete;
-  DeviceMatrixFp8& operator=(const DeviceMatrixFp8&) = delete;
-
-  MatrixFp8 view() const { return MatrixFp8{width_, height_, stride_, data_.get()}; }
-
-  void upload(MatrixFp8 host);
-  void download(MatrixFp8 host) const;
-
-  // Every byte kPoisonByte: 0xFF is an E4M3 NaN (S.1111.111), so an element left unwritten
-  // fails every check.
-  void poison();
-
- private:
-  struct Free {
-    void operator()(fp8_e4m3* data) const;
-  };
-  int width_;
-  int height_;
-  int stride_;
-  std::unique_ptr<fp8_e4m3, Free> data_;
-};
+// DeviceMatrix for E4M3 elements (0xFF, the poison, is an E4M3 NaN: S.1111.111).
+using DeviceMatrixFp8 = DeviceElements<MatrixFp8>;
 
 // One tensor's scale as the device keeps it: `quantize` multiplies the real values into E4M3's
 // range (e4m3_scale of their largest magnitude), `dequantize` = 1 / quantize multiplies the

@@ -1,16 +1,19 @@
-// What the device owners (DeviceMatrix, PinnedMatrix, DeviceMatrixBf16) share, whatever their
-// element type: the bytes a view spans, the copies between host and device views, and what
-// running out of memory means.
+// What the device owners (DeviceMatrix, PinnedMatrix, DeviceMatrixBf16, DeviceMatrixFp8) share,
+// whatever their element type: the bytes a view spans, the copies between host and device
+// views, what running out of memory means, and the owner of the narrow types' matrices.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
+#include "common/matrix.hpp"
 
 namespace ladder {
 
@@ -53,5 +56,49 @@ inline void check_allocation(cudaError_t status, const char* memory, int height,
   }
   CUDA_CHECK(status);
 }
+
+// DeviceMatrix for narrower elements: View is MatrixBf16 (DeviceMatrixBf16) or MatrixFp8
+// (DeviceMatrixFp8). RAII, move-only, hands out View views; starts poisoned (every byte
+// kPoisonByte, padding included: a NaN in both types, so an element a kernel fails to write
+// fails every check). Throws UsageError when the GPU has not enough memory for it.
+template <class View>
+class DeviceElements {
+ public:
+  using Element = std::remove_pointer_t<decltype(View::data)>;
+
+  // height rows of width columns; stride 0 means stride == width.
+  DeviceElements(int height, int width, int stride = 0)
+      : width_(width), height_(height), stride_(stride == 0 ? width : stride) {
+    check_matrix_shape(height_, width_, stride_);
+    Element* data = nullptr;
+    check_allocation(cudaMalloc(&data, bytes_of(View{width_, height_, stride_, nullptr})),
+                     "GPU memory", height, width);
+    data_.reset(data);  // owned from here on: freed if poison() throws
+    poison();
+  }
+  DeviceElements(DeviceElements&&) noexcept = default;
+  DeviceElements& operator=(DeviceElements&&) noexcept = default;
+  DeviceElements(const DeviceElements&) = delete;
+  DeviceElements& operator=(const DeviceElements&) = delete;
+
+  // Null data once moved from.
+  View view() const { return View{width_, height_, stride_, data_.get()}; }
+
+  // Copies between host and device views of the same shape, as DeviceMatrix's.
+  void upload(View host) { copy_2d(view(), host, cudaMemcpyHostToDevice); }
+  void download(View host) const { copy_2d(host, view(), cudaMemcpyDeviceToHost); }
+
+  void poison() { CUDA_CHECK(cudaMemset(data_.get(), kPoisonByte, bytes_of(view()))); }
+
+ private:
+  struct Free {
+    // A destructor must not throw; a failure here would only repeat an earlier one.
+    void operator()(Element* data) const { cudaFree(data); }
+  };
+  int width_;
+  int height_;
+  int stride_;
+  std::unique_ptr<Element, Free> data_;
+};
 
 }  // namespace ladder
