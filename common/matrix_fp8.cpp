@@ -16,6 +16,20 @@ BlockScales one_block(int height, int width, float scale) {
 
 }  // namespace
 
+HostMatrixFp8::HostMatrixFp8(int height, int width)
+    : width_(width),
+      height_(height),
+      elements_(static_cast<std::size_t>(height) * width, fp8_e4m3(0.0f)) {}
+
+HostMatrixFp8 transposed(const MatrixFp8& src) {
+  HostMatrixFp8 out(src.width, src.height);
+  const MatrixFp8 to = out.view();
+  for (int row = 0; row < src.height; ++row) {
+    for (int col = 0; col < src.width; ++col) to.set(col, row, src.get(row, col));
+  }
+  return out;
+}
+
 float largest_magnitude(const Matrix& m) {
   float largest = 0.0f;
   for (int row = 0; row < m.height; ++row) {

@@ -33,6 +33,22 @@ struct MatrixFp8 {
   }
 };
 
+// An E4M3 matrix in host memory (stride = width), zeros at first: owns its elements and hands
+// out MatrixFp8 views, as HostMatrix does for floats.
+class HostMatrixFp8 {
+ public:
+  HostMatrixFp8(int height, int width);
+  MatrixFp8 view() { return MatrixFp8{width_, height_, width_, elements_.data()}; }
+
+ private:
+  int width_;
+  int height_;
+  std::vector<fp8_e4m3> elements_;
+};
+
+// src^T, on the host.
+HostMatrixFp8 transposed(const MatrixFp8& src);
+
 // True when every row starts on a 16-byte boundary: 16 elements to a 16-byte access, the
 // alignment TMA needs of a row.
 inline bool allows_16_bytes(const MatrixFp8& m) {

@@ -20,12 +20,6 @@ fp8_e4m3 from_bits(int bits) {
   return value;
 }
 
-// A host MatrixFp8 over `elements`, which must outlive it.
-MatrixFp8 host_view(std::vector<fp8_e4m3>& elements, int height, int width) {
-  elements.assign(static_cast<std::size_t>(height) * width, fp8_e4m3(0.0f));
-  return MatrixFp8{width, height, width, elements.data()};
-}
-
 }  // namespace
 
 TEST_CASE("E4M3: every finite code round-trips, 448 is the largest, NaN has two codes",
@@ -80,8 +74,8 @@ TEST_CASE("The per-tensor scale maps the largest magnitude onto 448", "[common][
   REQUIRE(largest_magnitude(m.view()) == 3.5f);
   const float scale = e4m3_scale(3.5f);
   REQUIRE(scale == kE4m3Max / 3.5f);
-  std::vector<fp8_e4m3> elements;
-  const MatrixFp8 q = host_view(elements, 37, 53);
+  HostMatrixFp8 q_codes(37, 53);
+  const MatrixFp8 q = q_codes.view();
   quantize_e4m3(m.view(), scale, q);
   REQUIRE(static_cast<float>(q.get(5, 7)) == -kE4m3Max);
   // Every normal value keeps 4 significant bits: within half a step, 2^-4 of itself.
@@ -103,10 +97,10 @@ TEST_CASE("The per-tensor scale maps the largest magnitude onto 448", "[common][
 
 TEST_CASE("The FP8 reference product applies both scales to exact products", "[common][fp8]") {
   // A 2x3 and a 3x2 of E4M3 values with scales 2 and 8: C = (A B) / 16.
-  std::vector<fp8_e4m3> a_elements;
-  std::vector<fp8_e4m3> b_elements;
-  const MatrixFp8 a = host_view(a_elements, 2, 3);
-  const MatrixFp8 b = host_view(b_elements, 3, 2);
+  HostMatrixFp8 a_codes(2, 3);
+  const MatrixFp8 a = a_codes.view();
+  HostMatrixFp8 b_codes(3, 2);
+  const MatrixFp8 b = b_codes.view();
   const float a_values[2][3] = {{448.0f, -1.5f, 0.25f}, {3.0f, 0.0f, -448.0f}};
   const float b_values[3][2] = {{1.0f, -2.0f}, {0.125f, 448.0f}, {6.0f, 0.5f}};
   for (int row = 0; row < 2; ++row) {
@@ -136,10 +130,10 @@ TEST_CASE("Per-block scales keep an outlier's cost inside its block", "[common][
   REQUIRE(blocks.at(0, 5) == e4m3_scale(1e5f));
   REQUIRE(blocks.at(0, 299) == e4m3_scale(largest_magnitude(m.view().sub(0, 256, 1, 44))));
   const float tensor_scale = e4m3_scale(largest_magnitude(m.view()));
-  std::vector<fp8_e4m3> per_tensor_elements;
-  std::vector<fp8_e4m3> per_block_elements;
-  const MatrixFp8 per_tensor = host_view(per_tensor_elements, 64, 300);
-  const MatrixFp8 per_block = host_view(per_block_elements, 64, 300);
+  HostMatrixFp8 per_tensor_codes(64, 300);
+  const MatrixFp8 per_tensor = per_tensor_codes.view();
+  HostMatrixFp8 per_block_codes(64, 300);
+  const MatrixFp8 per_block = per_block_codes.view();
   quantize_e4m3(m.view(), tensor_scale, per_tensor);
   quantize_e4m3(m.view(), blocks, per_block);
   // The error of each value once scaled back, outside the outlier's block: per tensor, the
@@ -170,10 +164,10 @@ TEST_CASE("Per-block scales keep an outlier's cost inside its block", "[common][
 TEST_CASE("With equal block scales the block reference is the per-tensor one", "[common][fp8]") {
   HostMatrix a_real = test::random_matrix(5, 260, 0, 13);
   HostMatrix b_real = test::random_matrix(260, 7, 0, 14);
-  std::vector<fp8_e4m3> a_elements;
-  std::vector<fp8_e4m3> b_elements;
-  const MatrixFp8 a = host_view(a_elements, 5, 260);
-  const MatrixFp8 b = host_view(b_elements, 260, 7);
+  HostMatrixFp8 a_codes(5, 260);
+  const MatrixFp8 a = a_codes.view();
+  HostMatrixFp8 b_codes(260, 7);
+  const MatrixFp8 b = b_codes.view();
   quantize_e4m3(a_real.view(), 4.0f, a);
   quantize_e4m3(b_real.view(), 0.5f, b);
   BlockScales a_blocks{1, 128, 3, std::vector<float>(5 * 3, 4.0f)};
@@ -194,4 +188,23 @@ TEST_CASE("With equal block scales the block reference is the per-tensor one", "
     expected += static_cast<float>(a.get(0, k)) / factor * static_cast<float>(b.get(k, 0)) / 0.5;
   }
   REQUIRE(halved[0] == Approx(expected).epsilon(1e-12).margin(1e-12));
+}
+
+TEST_CASE("An E4M3 host matrix starts at zero and transposes", "[common][fp8]") {
+  HostMatrixFp8 m(2, 3);
+  const MatrixFp8 view = m.view();
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col) {
+      REQUIRE(static_cast<float>(view.get(row, col)) == 0.0f);
+      view.set(row, col, fp8_e4m3(static_cast<float>(row * 3 + col)));
+    }
+  }
+  HostMatrixFp8 t = transposed(view);
+  REQUIRE(t.view().height == 3);
+  REQUIRE(t.view().width == 2);
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col) {
+      REQUIRE(static_cast<float>(t.view().get(col, row)) == static_cast<float>(row * 3 + col));
+    }
+  }
 }

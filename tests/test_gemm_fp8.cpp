@@ -74,41 +74,26 @@ struct PlacedFp8 {
 };
 
 // The host copy of a device E4M3 view.
-std::vector<fp8_e4m3> download_codes(MatrixFp8 device) {
-  std::vector<fp8_e4m3> codes(static_cast<std::size_t>(device.height) * device.width);
-  copy_2d(MatrixFp8{device.width, device.height, device.width, codes.data()}, device,
-          cudaMemcpyDeviceToHost);
+HostMatrixFp8 download_codes(MatrixFp8 device) {
+  HostMatrixFp8 codes(device.height, device.width);
+  copy_2d(codes.view(), device, cudaMemcpyDeviceToHost);
   return codes;
 }
 
-// Widens codes (rows x cols, tight) with factor(row, col) into a placed operand's reference.
-template <class Factor>
-void widen_into(PlacedFp8& out, const std::vector<fp8_e4m3>& codes, Factor factor) {
-  const Matrix w = out.widened_host.view();
-  for (int row = 0; row < w.height; ++row) {
-    for (int col = 0; col < w.width; ++col) {
-      w.set(row, col,
-            static_cast<float>(codes[static_cast<std::size_t>(row) * w.width + col]) *
-                factor(row, col));
-    }
-  }
-  out.widened.upload(w);
-}
-
 // Per tensor, on the device: `values` (rows x cols, FP32) quantised with its scale into a view
-// of shape rows x cols (transposed: cols x rows, B into B^T) laid out as `layout`; the device
+// of shape rows x cols (into_b_t: cols x rows, B into B^T) laid out as `layout`; the device
 // codes must equal the host's quantisation with the host's scale, and nothing outside the view
 // may be written.
-PlacedFp8 place_per_tensor(Matrix values, bool transposed, const Layout& layout,
+PlacedFp8 place_per_tensor(Matrix values, bool into_b_t, const Layout& layout,
                            DeviceFp8Scale& scale) {
-  const int rows = transposed ? values.width : values.height;
-  const int cols = transposed ? values.height : values.width;
+  const int rows = into_b_t ? values.width : values.height;
+  const int cols = into_b_t ? values.height : values.width;
   DeviceMatrixFp8 buffer = guarded_buffer<DeviceMatrixFp8>(layout, rows, cols);
   const MatrixFp8 view = view_in(buffer.view(), layout, rows, cols);
   DeviceMatrix source(values.height, values.width);
   source.upload(values);
   e4m3_scale_on_device(source.view(), scale.get());
-  if (transposed) {
+  if (into_b_t) {
     quantize_e4m3_transposed(source.view(), scale.get(), view);
   } else {
     quantize_e4m3(source.view(), scale.get(), view);
@@ -117,33 +102,28 @@ PlacedFp8 place_per_tensor(Matrix values, bool transposed, const Layout& layout,
   REQUIRE(got.quantize == e4m3_scale(largest_magnitude(values)));
   REQUIRE(got.dequantize == 1.0f / got.quantize);
 
-  std::vector<fp8_e4m3> want(static_cast<std::size_t>(values.height) * values.width);
-  quantize_e4m3(values, got.quantize,
-                MatrixFp8{values.width, values.height, values.width, want.data()});
-  const std::vector<fp8_e4m3> codes = download_codes(view);
-  long long differ = 0;
-  for (int row = 0; row < rows; ++row) {
-    for (int col = 0; col < cols; ++col) {
-      const std::size_t at = transposed ? static_cast<std::size_t>(col) * values.width + row
-                                        : static_cast<std::size_t>(row) * cols + col;
-      differ += codes[static_cast<std::size_t>(row) * cols + col].__x != want[at].__x;
-    }
-  }
-  REQUIRE(differ == 0);
-  const std::vector<fp8_e4m3> whole = download_codes(whole_rows(buffer.view()));
+  HostMatrixFp8 want(values.height, values.width);
+  quantize_e4m3(values, got.quantize, want.view());
+  HostMatrixFp8 codes = download_codes(view);
+  const CheckResult same =
+      check_codes(codes.view(), into_b_t ? transposed(want.view()).view() : want.view());
+  INFO(same.summary());
+  REQUIRE(same.ok);
+  HostMatrixFp8 whole = download_codes(whole_rows(buffer.view()));
   long long written = 0;
   for (int row = 0; row < buffer.view().height; ++row) {
     for (int col = 0; col < buffer.view().stride; ++col) {
       const bool inside = row >= layout.row_offset && row < layout.row_offset + rows &&
                           col >= layout.col_offset && col < layout.col_offset + cols;
-      const std::size_t at = static_cast<std::size_t>(row) * buffer.view().stride + col;
-      written += !inside && whole[at].__x != kPoisonByte;
+      written += !inside && whole.view().get(row, col).__x != kPoisonByte;
     }
   }
   REQUIRE(written == 0);
 
   PlacedFp8 out{std::move(buffer), view, DeviceMatrix(rows, cols), HostMatrix(rows, cols)};
-  widen_into(out, codes, [&](int, int) { return got.dequantize; });
+  widen(
+      codes.view(), [&](int, int) { return got.dequantize; }, out.widened_host.view());
+  out.widened.upload(out.widened_host.view());
   return out;
 }
 
@@ -346,24 +326,24 @@ ExactOperands exact_operands(const test::GemmCase& shape, const Layout& layout, 
                     DeviceMatrix(shape.k, shape.n)};
   out.a = view_in(out.a_buffer.view(), layout, shape.m, shape.k);
   out.b_t = view_in(out.b_t_buffer.view(), layout, shape.n, shape.k);
-  std::vector<fp8_e4m3> a_codes(static_cast<std::size_t>(shape.m) * shape.k);
-  std::vector<fp8_e4m3> b_t_codes(static_cast<std::size_t>(shape.n) * shape.k);
+  HostMatrixFp8 a_codes(shape.m, shape.k);
+  HostMatrixFp8 b_t_codes(shape.n, shape.k);
   for (int row = 0; row < shape.m; ++row) {
     for (int k = 0; k < shape.k; ++k) {
       const fp8_e4m3 code = small_integer(row, k, 1);
-      a_codes[static_cast<std::size_t>(row) * shape.k + k] = code;
+      a_codes.view().set(row, k, code);
       out.a_host.set(row, k, static_cast<float>(code) * a_factor(row, k));
     }
   }
   for (int n = 0; n < shape.n; ++n) {
     for (int k = 0; k < shape.k; ++k) {
       const fp8_e4m3 code = small_integer(n, k, 2);
-      b_t_codes[static_cast<std::size_t>(n) * shape.k + k] = code;
+      b_t_codes.view().set(n, k, code);
       out.b_host.set(k, n, static_cast<float>(code) * b_factor(n, k));
     }
   }
-  copy_2d(out.a, MatrixFp8{shape.k, shape.m, shape.k, a_codes.data()}, cudaMemcpyHostToDevice);
-  copy_2d(out.b_t, MatrixFp8{shape.k, shape.n, shape.k, b_t_codes.data()}, cudaMemcpyHostToDevice);
+  copy_2d(out.a, a_codes.view(), cudaMemcpyHostToDevice);
+  copy_2d(out.b_t, b_t_codes.view(), cudaMemcpyHostToDevice);
   out.a_widened.upload(out.a_host.view());
   out.b_widened.upload(out.b_host.view());
   return out;

@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <vector>
 
 #include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
@@ -24,23 +23,19 @@ const GemmShape& fits_in_memory(const GemmShape& shape) {
   const std::uint64_t operands = m * k + k * n;
   require_host_memory(shape.describe(), (4 * sizeof(float) + 2) * operands);
   require_device_memory(shape.describe(), (3 * sizeof(float) + 3) * operands +
-                                              sizeof(float) * m * n +
-                                              (sizeof(float) + 2) * k * n + (32 << 20));
+                                              sizeof(float) * m * n + (sizeof(float) + 2) * k * n +
+                                              (32 << 20));
   return shape;
 }
 
-// The values E4M3 codes stand for: code * factor(row, col), in FP32.
-template <class Factor>
-void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
-  for (int row = 0; row < codes.height; ++row) {
-    for (int col = 0; col < codes.width; ++col) {
-      out.set(row, col, static_cast<float>(codes.get(row, col)) * factor(row, col));
-    }
-  }
+// Blocks of BlockFp8Operands::kBlock along an extent, the last one cut short.
+int blocks(int extent) {
+  return (extent + BlockFp8Operands::kBlock - 1) / BlockFp8Operands::kBlock;
 }
 
-// Elements of got that differ from want, bit for bit (host views of one shape).
-CheckResult same_codes(const MatrixFp8& got, const MatrixFp8& want) {
+}  // namespace
+
+CheckResult check_codes(const MatrixFp8& got, const MatrixFp8& want) {
   CheckResult result;
   for (int row = 0; row < want.height; ++row) {
     for (int col = 0; col < want.width; ++col) {
@@ -60,22 +55,6 @@ CheckResult same_codes(const MatrixFp8& got, const MatrixFp8& want) {
   return result;
 }
 
-// Host E4M3 storage shaped like a view.
-struct HostFp8 {
-  std::vector<fp8_e4m3> data;
-  MatrixFp8 view;
-  HostFp8(int height, int width)
-      : data(static_cast<std::size_t>(height) * width), view{width, height, width, data.data()} {}
-  void download(const DeviceMatrixFp8& from) { from.download(view); }
-};
-
-// Blocks of BlockFp8Operands::kBlock along an extent, the last one cut short.
-int blocks(int extent) {
-  return (extent + BlockFp8Operands::kBlock - 1) / BlockFp8Operands::kBlock;
-}
-
-}  // namespace
-
 Fp8Operands::Fp8Operands(Matrix a, Matrix b)
     : a_(a.height, a.width),
       b_(b.height, b.width),
@@ -93,16 +72,16 @@ Fp8Operands::Fp8Operands(Matrix a, Matrix b)
   quantize_e4m3_transposed(b_.view(), b_scale_.get(), b_t8_.view());
   const float a_factor = a_scale_.download().dequantize;
   const float b_factor = b_scale_.download().dequantize;
-  HostFp8 a_codes(a.height, a.width);
-  HostFp8 b_t_codes(b.width, b.height);
-  a_codes.download(a8_);
-  b_t_codes.download(b_t8_);
+  HostMatrixFp8 a_codes(a.height, a.width);
+  HostMatrixFp8 b_t_codes(b.width, b.height);
+  a8_.download(a_codes.view());
+  b_t8_.download(b_t_codes.view());
   widen(
-      a_codes.view, [&](int, int) { return a_factor; }, a_widened_host_.view());
+      a_codes.view(), [&](int, int) { return a_factor; }, a_widened_host_.view());
   const Matrix b_widened = b_widened_host_.view();
   for (int row = 0; row < b.height; ++row) {
     for (int col = 0; col < b.width; ++col) {
-      b_widened.set(row, col, static_cast<float>(b_t_codes.view.get(col, row)) * b_factor);
+      b_widened.set(row, col, static_cast<float>(b_t_codes.view().get(col, row)) * b_factor);
     }
   }
   a_widened_.upload(a_widened_host_.view());
@@ -121,14 +100,11 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
   const int m = a.height, k = a.width, n = b.width;
   const BlockScales a_scales = e4m3_block_scales(a, 1, kBlock);
   const BlockScales b_scales = e4m3_block_scales(b, kBlock, kBlock);
-  HostFp8 a_codes(m, k);
-  HostFp8 b_codes(k, n);
-  quantize_e4m3(a, a_scales, a_codes.view);
-  quantize_e4m3(b, b_scales, b_codes.view);
-  HostFp8 b_t_codes(n, k);
-  for (int row = 0; row < k; ++row) {
-    for (int col = 0; col < n; ++col) b_t_codes.view.set(col, row, b_codes.view.get(row, col));
-  }
+  HostMatrixFp8 a_codes(m, k);
+  HostMatrixFp8 b_codes(k, n);
+  quantize_e4m3(a, a_scales, a_codes.view());
+  quantize_e4m3(b, b_scales, b_codes.view());
+  HostMatrixFp8 b_t_codes = transposed(b_codes.view());
   HostMatrix a_factors(m, blocks(k));
   HostMatrix b_factors(blocks(n), blocks(k));
   const Matrix af = a_factors.view(), bf = b_factors.view();
@@ -138,15 +114,15 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
   for (int nb = 0; nb < blocks(n); ++nb) {
     for (int s = 0; s < blocks(k); ++s) bf.set(nb, s, 1.0f / b_scales.at(s * kBlock, nb * kBlock));
   }
-  a8_.upload(a_codes.view);
-  b_t8_.upload(b_t_codes.view);
+  a8_.upload(a_codes.view());
+  b_t8_.upload(b_t_codes.view());
   a_factors_.upload(af);
   b_factors_.upload(bf);
   widen(
-      a_codes.view, [&](int row, int col) { return af.get(row, col / kBlock); },
+      a_codes.view(), [&](int row, int col) { return af.get(row, col / kBlock); },
       a_widened_host_.view());
   widen(
-      b_codes.view, [&](int row, int col) { return bf.get(col / kBlock, row / kBlock); },
+      b_codes.view(), [&](int row, int col) { return bf.get(col / kBlock, row / kBlock); },
       b_widened_host_.view());
   a_widened_.upload(a_widened_host_.view());
   b_widened_.upload(b_widened_host_.view());
@@ -222,17 +198,14 @@ void Fp8GemmBench::run_quantisation(Report& report) {
   const double elements = static_cast<double>(k) * n;
   const Matrix b = ops_.b_float();
   DeviceMatrixFp8 same_layout(k, n, fp8_stride(n));
-  DeviceMatrixFp8 transposed(n, k, fp8_stride(k));
+  DeviceMatrixFp8 b_t(n, k, fp8_stride(k));
   DeviceMatrix copy(k, n);
   DeviceFp8Scale scale;
   // The host's scale and quantisation, which every row is checked against.
   const float factor = e4m3_scale(largest_magnitude(b_host_.view()));
-  HostFp8 want(k, n);
-  quantize_e4m3(b_host_.view(), factor, want.view);
-  HostFp8 want_t(n, k);
-  for (int row = 0; row < k; ++row) {
-    for (int col = 0; col < n; ++col) want_t.view.set(col, row, want.view.get(row, col));
-  }
+  HostMatrixFp8 want(k, n);
+  quantize_e4m3(b_host_.view(), factor, want.view());
+  HostMatrixFp8 want_t = transposed(want.view());
   auto time = [&](const std::string& variant, Role role, double bytes,
                   const std::function<void()>& work, const std::function<void()>& poison) {
     Measurement row;
@@ -264,17 +237,16 @@ void Fp8GemmBench::run_quantisation(Report& report) {
   Measurement same_row = time(
       "B into E4M3, same layout", Role::stage, 5.0 * elements,
       [&] { quantize_e4m3(b, scale.get(), same_layout.view()); }, [&] { same_layout.poison(); });
-  HostFp8 got(k, n);
-  got.download(same_layout);
-  same_row.check = same_codes(got.view, want.view);
+  HostMatrixFp8 got(k, n);
+  same_layout.download(got.view());
+  same_row.check = check_codes(got.view(), want.view());
   report.add(same_row);
   Measurement transposed_row = time(
       "B into E4M3 B^T (transposing)", Role::stage, 5.0 * elements,
-      [&] { quantize_e4m3_transposed(b, scale.get(), transposed.view()); },
-      [&] { transposed.poison(); });
-  HostFp8 got_t(n, k);
-  got_t.download(transposed);
-  transposed_row.check = same_codes(got_t.view, want_t.view);
+      [&] { quantize_e4m3_transposed(b, scale.get(), b_t.view()); }, [&] { b_t.poison(); });
+  HostMatrixFp8 got_t(n, k);
+  b_t.download(got_t.view());
+  transposed_row.check = check_codes(got_t.view(), want_t.view());
   report.add(transposed_row);
 }
 

@@ -14,6 +14,7 @@
 #include "common/harness/cublaslt_fp8.hpp"
 #include "common/harness/options.hpp"
 #include "common/harness/report.hpp"
+#include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
 
 namespace ladder {
@@ -22,6 +23,21 @@ class L2Flush;  // common/harness/gpu_timing.hpp
 
 // Rows of whole 16 bytes for an FP8 matrix of `width` columns: TMA's and cuBLASLt's alignment.
 inline int fp8_stride(int width) { return (width + 15) / 16 * 16; }
+
+// Whether got holds the same E4M3 codes as want, bit for bit (host views of one shape): the
+// first element that differs, and how many were compared.
+CheckResult check_codes(const MatrixFp8& got, const MatrixFp8& want);
+
+// out = the values E4M3 codes stand for, code * factor(row, col), in FP32 (host views of one
+// shape): what a check's reference multiplies.
+template <class Factor>
+void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
+  for (int row = 0; row < codes.height; ++row) {
+    for (int col = 0; col < codes.width; ++col) {
+      out.set(row, col, static_cast<float>(codes.get(row, col)) * factor(row, col));
+    }
+  }
+}
 
 // E4M3 operands with one scale per tensor, quantised on the device from host A and B (A as it
 // is, B into B^T), and what they stand for (codes times the factor, in FP32) on the device and
