@@ -1,9 +1,10 @@
 // Stage 02: the i-k-j matrix product, timed against stage 01's i-j-k in the same run.
 //   cmake --preset default && cmake --build --preset default --target 02_cpu_reordered
 //   build/bin/02_cpu_reordered --help
-#include "01_cpu_naive/kernel.hpp"
 #include "02_cpu_reordered/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/harness/gemm_bench.hpp"
+#include "common/baselines.hpp"
 #include "common/harness/program.hpp"
 
 namespace {
@@ -22,7 +23,8 @@ int stage_main(int argc, char** argv) {
   ladder::Report report("02_cpu_reordered", shape.describe(), ladder::cpu_description());
   ladder::CpuGemmBench bench(shape, options);
   if (!skip_baseline) {
-    bench.run(report, "i-j-k (stage 01)", ladder::Role::baseline, ladder::gemm_cpu_naive);
+    const auto naive = ladder::baseline::cpu_naive();
+    bench.run(report, naive.label, ladder::Role::baseline, naive.launch);
   }
   bench.run(report, "i-k-j", ladder::Role::stage, ladder::gemm_cpu_reordered);
   return report.print(options.csv);

@@ -1,6 +1,6 @@
 #include "04_gpu_shared_tiled/kernel.hpp"
 
-#include "04_gpu_shared_tiled/tiles.cuh"
+#include "common/tile_edges.cuh"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/tile_dispatch.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "03_gpu_naive/kernel.hpp"
 #include "04_gpu_shared_tiled/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
@@ -68,10 +68,8 @@ int stage_main(int argc, char** argv) {
 
   // Stage 03's coalesced kernel with the block this stage's tile would use (03 has no 8).
   const int block = tile == "32" ? 32 : 16;
-  bench.run(report, "03 threadIdx.x->col " + std::to_string(block) + "x" + std::to_string(block),
-            ladder::Role::baseline, [block](Matrix a, Matrix b, Matrix c) {
-              ladder::launch_gemm_naive(ladder::NaiveMapping::cols, block, a, b, c);
-            });
+  const auto stage03 = ladder::baseline::gpu_naive(block);
+  bench.run(report, stage03.label, ladder::Role::baseline, stage03.launch);
   for (const int side : tiles) {
     const std::string n = std::to_string(side);
     if (policy != "wide") {

@@ -4,8 +4,8 @@
 //   build-native/bin/05_gpu_unrolled --help
 #include <string>
 
-#include "04_gpu_shared_tiled/kernel.hpp"
 #include "05_gpu_unrolled/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -34,10 +34,8 @@ int stage_main(int argc, char** argv) {
   const std::string of_tile = " (tile " + tile + ")";
   ladder::Report report("05_gpu_unrolled", shape.describe(), device.describe());
   ladder::GemmBench bench(shape, options);
-  bench.run(report, "04 square tile " + tile, ladder::Role::baseline,
-            [side](Matrix a, Matrix b, Matrix c) {
-              ladder::launch_gemm_tiled(ladder::TilePolicy::square, side, a, b, c);
-            });
+  const auto stage04 = ladder::baseline::shared_tiled(side);
+  bench.run(report, stage04.label, ladder::Role::baseline, stage04.launch);
   struct Variant {
     const char* option;
     const char* name;

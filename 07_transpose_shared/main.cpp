@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "06_transpose_naive/kernel.hpp"
 #include "07_transpose_shared/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/transpose_bench.hpp"
@@ -39,7 +39,7 @@ int stage_main(int argc, char** argv) {
   for (const int rows : block_rows) {
     bench.run(report, "naive, " + ladder::layout_name(tile, rows), ladder::Role::baseline,
               [=](ladder::Matrix in, ladder::Matrix out) {
-                ladder::launch_transpose_naive(in, out, tile, rows);
+                ladder::baseline::transpose_naive()(in, out, tile, rows);
               });
     bench.run(report, "shared, " + ladder::layout_name(tile, rows), ladder::Role::stage,
               [=](ladder::Matrix in, ladder::Matrix out) {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "07_transpose_shared/kernel.hpp"
 #include "08_transpose_padded/kernel.hpp"
+#include "common/baselines.hpp"
 #include "08_transpose_padded/overlap.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
@@ -46,7 +46,7 @@ int stage_main(int argc, char** argv) {
   for (const int rows : block_rows) {
     bench.run(report, "shared, " + ladder::layout_name(tile, rows), ladder::Role::baseline,
               [=](ladder::Matrix in, ladder::Matrix out) {
-                ladder::launch_transpose_shared(in, out, tile, rows);
+                ladder::baseline::transpose_shared()(in, out, tile, rows);
               });
     bench.run(report, "padded, " + ladder::layout_name(tile, rows), ladder::Role::stage,
               [=](ladder::Matrix in, ladder::Matrix out) {

@@ -4,8 +4,8 @@
 //   build-native/bin/09_gpu_register_tiled --help
 #include <string>
 
-#include "04_gpu_shared_tiled/kernel.hpp"
 #include "09_gpu_register_tiled/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -30,9 +30,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("09_gpu_register_tiled", shape.describe(), device.describe());
   ladder::GemmBench bench(shape, options);
-  bench.run(report, "04 square tile 32", ladder::Role::baseline, [](Matrix a, Matrix b, Matrix c) {
-    ladder::launch_gemm_tiled(ladder::TilePolicy::square, 32, a, b, c);
-  });
+  const auto stage04 = ladder::baseline::shared_tiled(32);
+  bench.run(report, stage04.label, ladder::Role::baseline, stage04.launch);
   if (variant != "2d") {
     bench.run(report, "1D: 64x64 block, 16x1 per thread", ladder::Role::stage,
               [](Matrix a, Matrix b, Matrix c) {

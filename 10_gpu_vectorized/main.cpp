@@ -4,8 +4,8 @@
 //   build-native/bin/10_gpu_vectorized --help
 #include <string>
 
-#include "09_gpu_register_tiled/kernel.hpp"
 #include "10_gpu_vectorized/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -29,10 +29,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("10_gpu_vectorized", shape.describe(), device.describe());
   ladder::GemmBench bench(shape, options);
-  bench.run(report, "09 2D: 128x128 block, 8x8 per thread", ladder::Role::baseline,
-            [](Matrix a, Matrix b, Matrix c) {
-              ladder::launch_gemm_register_tiled(ladder::RegisterTiling::two_d, a, b, c);
-            });
+  const auto stage09 = ladder::baseline::register_tiled();
+  bench.run(report, stage09.label, ladder::Role::baseline, stage09.launch);
   // The launcher picks the path from the operands' alignment (a stride that is not a
   // multiple of 4 floats, as at 4095^3, takes the scalar one); the row says which.
   const auto path = ladder::vectorized_path(bench.a(), bench.b(), bench.c());

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "10_gpu_vectorized/kernel.hpp"
 #include "11_gpu_warp_tiled/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -33,8 +33,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("11_gpu_warp_tiled", shape.describe(), device.describe());
   ladder::GemmBench bench(shape, options);
-  bench.run(report, "10 vectorized 128x128x16", ladder::Role::baseline,
-            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c); });
+  const auto stage10 = ladder::baseline::vectorized();
+  bench.run(report, stage10.label, ladder::Role::baseline, stage10.launch);
   const auto path = ladder::warp_tiled_path(bench.a(), bench.b(), bench.c());
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "11_gpu_warp_tiled/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
@@ -49,11 +49,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("12_gpu_pipelined", shape.describe(), device.describe());
   ladder::GemmBench bench(shape, options);
-  const std::string stage11 = ladder::warp_tiled_configs().front();
-  bench.run(report, "11 warp tiled " + stage11, ladder::Role::baseline,
-            [stage11](Matrix a, Matrix b, Matrix c) {
-              ladder::launch_gemm_warp_tiled(stage11, a, b, c);
-            });
+  const auto stage11 = ladder::baseline::warp_tiled();
+  bench.run(report, stage11.label, ladder::Role::baseline, stage11.launch);
   const std::string path =
       ladder::path_name(ladder::pipelined_path(bench.a(), bench.b(), bench.c()));
   if (ablate != "none") {

@@ -4,8 +4,8 @@
 //   build-native/bin/13_gpu_wmma --help
 #include <string>
 
-#include "12_gpu_pipelined/kernel.hpp"
 #include "13_gpu_wmma/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -28,11 +28,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("13_gpu_wmma", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage12 = ladder::pipelined_config_for(shape.m, shape.n);
-  bench.run_float(report, "12 pipelined FP32 " + stage12, ladder::Role::baseline,
-                  [stage12](Matrix a, Matrix b, Matrix c) {
-                    ladder::launch_gemm_pipelined(stage12, a, b, c);
-                  });
+  const auto stage12 = ladder::baseline::pipelined(shape.m, shape.n);
+  bench.run_float(report, stage12.label, ladder::Role::baseline, stage12.launch);
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : ladder::wmma_configs()) {
     bench.run(report, "wmma " + name + ", " + path, ladder::Role::stage,

@@ -5,8 +5,8 @@
 //   build-native/bin/14_gpu_mma_ldmatrix --help
 #include <string>
 
-#include "13_gpu_wmma/kernel.hpp"
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -33,11 +33,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("14_gpu_mma_ldmatrix", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage13 = ladder::wmma_configs().front();
-  bench.run(report, "13 wmma " + stage13, ladder::Role::baseline,
-            [stage13](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_wmma(stage13, a, b, c);
-            });
+  const auto stage13 = ladder::baseline::wmma();
+  bench.run(report, stage13.label, ladder::Role::baseline, stage13.launch);
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   // --swizzle on runs the default layout ("swizzled"), off the other ("unswizzled").
   const std::string chosen = swizzle == "on" ? "swizzled" : "unswizzled";

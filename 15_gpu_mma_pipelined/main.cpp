@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "14_gpu_mma_ldmatrix/kernel.hpp"
 #include "15_gpu_mma_pipelined/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -37,11 +37,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("15_gpu_mma_pipelined", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage14 = ladder::mma_configs().front();
-  bench.run(report, "14 mma.sync " + stage14, ladder::Role::baseline,
-            [stage14](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_mma(stage14, a, b, c);
-            });
+  const auto stage14 = ladder::baseline::mma_ldmatrix();
+  bench.run(report, stage14.label, ladder::Role::baseline, stage14.launch);
   const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "14_gpu_mma_ldmatrix/mma_tile.cuh"
+#include "common/sm80/mma_tile.cuh"
 #include "common/cuda_check.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/gpu_timing.hpp"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "15_gpu_mma_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/hopper/launch.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -37,11 +37,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("16_gpu_tma_wgmma", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage15 = ladder::mma_pipelined_configs().front();
-  bench.run(report, "15 mma.sync pipelined " + stage15, ladder::Role::baseline,
-            [stage15](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_mma_pipelined(stage15, a, b, c);
-            });
+  const auto stage15 = ladder::baseline::mma_pipelined();
+  bench.run(report, stage15.label, ladder::Role::baseline, stage15.launch);
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {

@@ -1,6 +1,6 @@
 #include "17_gpu_warp_specialized/kernel.hpp"
 
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/hopper/launch.hpp"
 #include "common/config_table.hpp"
 #include "common/hopper/ptx.cuh"
 #include "common/hopper/warpgroup.cuh"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
-#include "16_gpu_tma_wgmma/kernel.hpp"
+#include "common/hopper/launch.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -39,11 +39,8 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("17_gpu_warp_specialized", shape.describe(), device.describe());
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage16 = ladder::tma_wgmma_configs().front();
-  bench.run(report, "16 TMA + wgmma", ladder::Role::baseline,
-            [stage16](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_tma_wgmma(stage16, a, b, c);
-            });
+  const auto stage16 = ladder::baseline::tma_wgmma();
+  bench.run(report, stage16.label, ladder::Role::baseline, stage16.launch);
   const std::string path =
       ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {

@@ -7,8 +7,8 @@
 
 #include "08_transpose_padded/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
-#include "18_gpu_persistent_clusters/persistent.cuh"
+#include "common/hopper/launch.hpp"
+#include "common/hopper/persistent.cuh"
 #include "18_gpu_persistent_clusters/tf32_swapped.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"

@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "12_gpu_pipelined/kernel.hpp"
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
-#include "17_gpu_warp_specialized/kernel.hpp"
+#include "common/hopper/launch.hpp"  // tma_path, tma_path_name
 #include "18_gpu_persistent_clusters/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
@@ -32,11 +31,8 @@ using ladder::MatrixBf16;
 int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
              const std::string& config, ladder::Report& report) {
   ladder::TensorGemmBench bench(shape, options);
-  const std::string stage17 = ladder::warp_specialized_configs().front();
-  bench.run(report, "17 warp-specialized", ladder::Role::baseline,
-            [stage17](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_warp_specialized(stage17, a, b, c);
-            });
+  const auto stage17 = ladder::baseline::warp_specialized();
+  bench.run(report, stage17.label, ladder::Role::baseline, stage17.launch);
   const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : ladder::persistent_configs()) {
     if (!ladder::config_selected(config, name)) continue;
@@ -59,8 +55,8 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   ladder::require_device_memory(shape.describe() + " (B^T workspace)",
                                 sizeof(float) * static_cast<std::uint64_t>(shape.n) * b_t_stride);
   ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);  // shape checked by the options
-  bench.run(report, "12 pipelined (FP32 FMA)", ladder::Role::baseline,
-            [](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_pipelined("auto", a, b, c); });
+  const auto stage12 = ladder::baseline::pipelined_fp32();
+  bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
   const bool tma =
       ladder::tf32_path(bench.a(), bench.b(), bench.c()) == ladder::OperandPath::tma;
   const std::vector<std::string> transposing = ladder::persistent_tf32_transposing_configs();

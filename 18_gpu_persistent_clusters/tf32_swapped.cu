@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "18_gpu_persistent_clusters/persistent.cuh"
+#include "common/hopper/persistent.cuh"
 #include "common/cuda_check.hpp"
 #include "common/hopper/ptx.cuh"
 #include "common/hopper/warpgroup.cuh"

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/hopper/launch.hpp"
 #include "18_gpu_persistent_clusters/kernel.hpp"
-#include "18_gpu_persistent_clusters/persistent.cuh"
+#include "common/hopper/persistent.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/ptx.cuh"

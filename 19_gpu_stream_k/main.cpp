@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"  // tma_path, tma_path_name
-#include "18_gpu_persistent_clusters/kernel.hpp"
+#include "common/hopper/launch.hpp"  // tma_path, tma_path_name
 #include "19_gpu_stream_k/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_matrix_bf16.hpp"
 #include "common/device_memory.hpp"
 #include "common/device_probe.hpp"
@@ -84,11 +84,8 @@ int stage_main(int argc, char** argv) {
   ladder::require_device_memory(shape.describe() + " (stage 19's workspace)",
                                 ladder::StreamKWorkspace::bytes_needed());
   const ladder::StreamKWorkspace workspace;
-  const std::string stage18 = ladder::persistent_configs().front();
-  bench.run(report, "18 persistent clusters", ladder::Role::baseline,
-            [stage18](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-              ladder::launch_gemm_persistent(stage18, a, b, c);
-            });
+  const auto stage18 = ladder::baseline::persistent_clusters();
+  bench.run(report, stage18.label, ladder::Role::baseline, stage18.launch);
   const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : ladder::stream_k_configs()) {
     if (!ladder::config_selected(config, name)) continue;

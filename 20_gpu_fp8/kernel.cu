@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "18_gpu_persistent_clusters/persistent.cuh"
+#include "common/hopper/persistent.cuh"
 #include "20_gpu_fp8/kernel.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"

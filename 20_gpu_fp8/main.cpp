@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "18_gpu_persistent_clusters/kernel.hpp"
 #include "20_gpu_fp8/kernel.hpp"
+#include "common/baselines.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
@@ -46,11 +46,8 @@ int stage_main(int argc, char** argv) {
   {
     // The baseline: stage 18's BF16 default on the same random inputs, rounded to BF16.
     ladder::TensorGemmBench bf16(shape, options);
-    const std::string stage18 = ladder::persistent_configs().front();
-    bf16.run(report, "18 persistent clusters (BF16)", ladder::Role::baseline,
-             [stage18](ladder::MatrixBf16 a, ladder::MatrixBf16 b, Matrix c) {
-               ladder::launch_gemm_persistent(stage18, a, b, c);
-             });
+    const auto stage18 = ladder::baseline::persistent_clusters();
+    bf16.run(report, stage18.label + " (BF16)", ladder::Role::baseline, stage18.launch);
   }
   ladder::Fp8GemmBench bench(shape, options);
   const ladder::ScaledFp8 a = bench.operands().a();

@@ -1,8 +1,8 @@
-#include "16_gpu_tma_wgmma/hopper_launch.hpp"
+#include "common/hopper/launch.hpp"
 
-#include "15_gpu_mma_pipelined/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/warpgroup.cuh"
+#include "common/sm80/fallback.hpp"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
 
@@ -18,7 +18,7 @@ OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   check_gemm_shapes(a, b, c);
   require_hopper();
   if (tma_path(a, b) != OperandPath::tma) {
-    return launch_gemm_mma_pipelined(mma_pipelined_configs().front(), a, b, c);
+    return launch_gemm_sm80_fallback(a, b, c);
   }
   return OperandPath::tma;
 }

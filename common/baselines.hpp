@@ -1,0 +1,49 @@
+// The kernels a stage's program times beside its own as the baseline, in the same run: each
+// stage's default (or the variant the next stage compares with), offered under one name. A
+// program reaches a baseline here, never through another stage's headers; the stage named in
+// each entry defines it in its own baseline.cpp, and ladder_stage()'s BASELINE links that
+// stage's library into the program alone, never into a stage's library.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "common/matrix.hpp"
+
+namespace ladder {
+
+struct MatrixBf16;  // common/matrix_bf16.hpp, which CPU-only builds cannot include
+
+namespace baseline {
+
+// A matrix product to time, and the row's label, which names the stage and its variant.
+template <class View>
+struct Gemm {
+  std::string label;
+  std::function<void(View a, View b, Matrix c)> launch;
+};
+using FloatGemm = Gemm<Matrix>;
+using Bf16Gemm = Gemm<MatrixBf16>;
+
+// A transpose of `in` into `out`, with its tile and block rows.
+using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
+
+FloatGemm cpu_naive();              // 01: i-j-k
+FloatGemm gpu_naive(int block);     // 03: threadIdx.x -> column, block x block threads
+FloatGemm shared_tiled(int side);   // 04: square tiles of side x side
+Transpose transpose_naive();        // 06
+Transpose transpose_shared();       // 07
+FloatGemm register_tiled();         // 09: the 2D register tiles
+FloatGemm vectorized();             // 10
+FloatGemm warp_tiled();             // 11: its default tiling
+FloatGemm pipelined(int m, int n);  // 12: the tiling it would choose for an m x n C
+FloatGemm pipelined_fp32();         // 12: its default ("auto"), for a TF32 row to beat
+Bf16Gemm wmma();                    // 13
+Bf16Gemm mma_ldmatrix();            // 14
+Bf16Gemm mma_pipelined();           // 15
+Bf16Gemm tma_wgmma();               // 16
+Bf16Gemm warp_specialized();        // 17
+Bf16Gemm persistent_clusters();     // 18
+
+}  // namespace baseline
+}  // namespace ladder
