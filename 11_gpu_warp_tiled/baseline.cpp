@@ -6,9 +6,8 @@
 namespace ladder {
 
 baseline::FloatGemm baseline::warp_tiled() {
-  const std::string config = warp_tiled_configs().front();
-  return {"11 warp tiled " + config,
-          [config](Matrix a, Matrix b, Matrix c) { launch_gemm_warp_tiled(config, a, b, c); }};
+  const std::string name = warp_tiled_configs().front();
+  return named_variant<Matrix>("11 warp tiled " + name, name, launch_gemm_warp_tiled);
 }
 
 }  // namespace ladder

@@ -6,14 +6,12 @@
 namespace ladder {
 
 baseline::FloatGemm baseline::pipelined(int m, int n) {
-  const std::string config = pipelined_config_for(m, n);
-  return {"12 pipelined FP32 " + config,
-          [config](Matrix a, Matrix b, Matrix c) { launch_gemm_pipelined(config, a, b, c); }};
+  const std::string name = pipelined_config_for(m, n);
+  return named_variant<Matrix>("12 pipelined FP32 " + name, name, launch_gemm_pipelined);
 }
 
 baseline::FloatGemm baseline::pipelined_fp32() {
-  return {"12 pipelined (FP32 FMA)",
-          [](Matrix a, Matrix b, Matrix c) { launch_gemm_pipelined("auto", a, b, c); }};
+  return named_variant<Matrix>("12 pipelined (FP32 FMA)", "auto", launch_gemm_pipelined);
 }
 
 }  // namespace ladder

@@ -6,9 +6,8 @@
 namespace ladder {
 
 baseline::Bf16Gemm baseline::wmma() {
-  const std::string config = wmma_configs().front();
-  return {"13 wmma " + config,
-          [config](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_wmma(config, a, b, c); }};
+  const std::string name = wmma_configs().front();
+  return named_variant<MatrixBf16>("13 wmma " + name, name, launch_gemm_wmma);
 }
 
 }  // namespace ladder

@@ -6,9 +6,8 @@
 namespace ladder {
 
 baseline::Bf16Gemm baseline::mma_ldmatrix() {
-  const std::string config = mma_configs().front();
-  return {"14 mma.sync " + config,
-          [config](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch_gemm_mma(config, a, b, c); }};
+  const std::string name = mma_configs().front();
+  return named_variant<MatrixBf16>("14 mma.sync " + name, name, launch_gemm_mma);
 }
 
 }  // namespace ladder

@@ -6,10 +6,9 @@
 namespace ladder {
 
 baseline::Bf16Gemm baseline::mma_pipelined() {
-  const std::string config = mma_pipelined_configs().front();
-  return {"15 mma.sync pipelined " + config, [config](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-            launch_gemm_mma_pipelined(config, a, b, c);
-          }};
+  const std::string name = mma_pipelined_configs().front();
+  return named_variant<MatrixBf16>("15 mma.sync pipelined " + name, name,
+                                   launch_gemm_mma_pipelined);
 }
 
 }  // namespace ladder

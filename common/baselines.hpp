@@ -1,18 +1,20 @@
 // The kernels a stage's program times beside its own as the baseline, in the same run: each
 // stage's default (or the variant the next stage compares with), offered under one name. A
 // program reaches a baseline here, never through another stage's headers; the stage named in
-// each entry defines it in its own baseline.cpp, and ladder_stage()'s BASELINE links that
-// stage's library into the program alone, never into a stage's library.
+// each entry defines it in its own baseline.cpp, and the program's ladder_stage() declaration
+// names that stage in USES, which links its library into the program alone.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "common/matrix.hpp"
 
 namespace ladder {
 
-struct MatrixBf16;  // common/matrix_bf16.hpp, which CPU-only builds cannot include
+struct MatrixBf16;       // common/matrix_bf16.hpp, which CPU-only builds cannot include
+enum class OperandPath;  // common/operand_path.hpp
 
 namespace baseline {
 
@@ -24,6 +26,14 @@ struct Gemm {
 };
 using FloatGemm = Gemm<Matrix>;
 using Bf16Gemm = Gemm<MatrixBf16>;
+
+// The variant `name` of a stage whose launcher takes its variants by name, under `label`.
+template <class View>
+Gemm<View> named_variant(std::string label, std::string name,
+                         OperandPath (*launch)(const std::string&, View, View, Matrix)) {
+  return {std::move(label),
+          [name = std::move(name), launch](View a, View b, Matrix c) { launch(name, a, b, c); }};
+}
 
 // A transpose of `in` into `out`, with its tile and block rows.
 using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
