@@ -4,7 +4,6 @@
 #include "02_cpu_reordered/kernel.hpp"
 #include "common/baselines.hpp"
 #include "common/harness/gemm_bench.hpp"
-#include "common/baselines.hpp"
 #include "common/harness/program.hpp"
 
 namespace {

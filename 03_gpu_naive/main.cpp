@@ -5,7 +5,6 @@
 #include <string>
 
 #include "03_gpu_naive/kernel.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -25,10 +24,10 @@ int stage_main(int argc, char** argv) {
                  "which index of C threadIdx.x counts");
   cli.add_choice("--block", &block, {"16", "32"}, "threads along each side of a block");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
   const int side = std::stoi(block);
-  ladder::Report report("03_gpu_naive", shape.describe(), device.describe());
+  ladder::Report report("03_gpu_naive", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto run = [&](ladder::NaiveMapping which, const std::string& name) {
     bench.run(report, name + " " + block + "x" + block, ladder::Role::stage,

@@ -8,7 +8,6 @@
 
 #include "04_gpu_shared_tiled/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -58,11 +57,11 @@ int stage_main(int argc, char** argv) {
     }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
   const std::vector<int> tiles =
       tile == "all" ? std::vector<int>{8, 16, 32} : std::vector<int>{std::stoi(tile)};
-  ladder::Report report("04_gpu_shared_tiled", shape.describe(), device.describe());
+  ladder::Report report("04_gpu_shared_tiled", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   if (drop != "none") return run_racy(bench, report, tiles, drop, options.csv);
 

@@ -9,7 +9,7 @@ executed), whether its SASS is identical to stage 04's, and, unless it is, the b
 K loop: from the target of the outermost backward branch down to that branch. Reads the
 architecture --arch names, or else the newest one the program holds SASS for. Needs
 cuobjdump (which calls nvdisasm) on the PATH; its output on an H100 is committed as
-results/sass_05_inner_loops.txt. Exit codes: 0 done; 1 cuobjdump failed, or the program
+results/05_gpu_unrolled/sass_inner_loops.txt. Exit codes: 0 done; 1 cuobjdump failed, or the program
 holds no SASS of that architecture or not these kernels; 2 usage, or no program or cuobjdump.
 """
 import argparse
@@ -63,7 +63,7 @@ def main():
     args = parser.parse_args()
     if not shutil.which("cuobjdump"):
         return fail(2, "cuobjdump (CUDA toolkit) is not on the PATH; this script's output from "
-                       "an H100 is in results/sass_05_inner_loops.txt")
+                       "an H100 is in results/05_gpu_unrolled/sass_inner_loops.txt")
     if not os.path.isfile(args.binary):
         return fail(2, f"no program {args.binary}: build first (cmake --build --preset native)")
     done = subprocess.run(["cuobjdump", "-sass", args.binary], capture_output=True, text=True)

@@ -6,7 +6,6 @@
 
 #include "05_gpu_unrolled/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -28,11 +27,11 @@ int stage_main(int argc, char** argv) {
   cli.add_choice("--unroll", &unroll, {"none", "x4", "full", "default", "all"},
                  "how the inner product loop is unrolled");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
   const int side = std::stoi(tile);
   const std::string of_tile = " (tile " + tile + ")";
-  ladder::Report report("05_gpu_unrolled", shape.describe(), device.describe());
+  ladder::Report report("05_gpu_unrolled", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto stage04 = ladder::baseline::shared_tiled(side);
   bench.run(report, stage04.label, ladder::Role::baseline, stage04.launch);

@@ -8,7 +8,6 @@
 
 #include "07_transpose_shared/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/transpose_bench.hpp"
 
@@ -24,13 +23,13 @@ int stage_main(int argc, char** argv) {
   ladder::add_run_options(cli, options);
   ladder::add_transpose_layout(cli, layout);
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
   const int tile = layout.tile_size();
   const std::vector<int> block_rows = layout.block_rows();
 
   ladder::TransposeBench bench(shape, options);
-  ladder::Report report("07_transpose_shared", shape.describe(), device.describe());
+  ladder::Report report("07_transpose_shared", shape.describe(), device);
   bench.run_memcpy(report);
   for (const int rows : block_rows) {
     bench.run_copy(report, tile, rows);

@@ -8,8 +8,6 @@
 
 #include "08_transpose_padded/kernel.hpp"
 #include "common/baselines.hpp"
-#include "08_transpose_padded/overlap.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/transpose_bench.hpp"
 
@@ -31,13 +29,13 @@ int stage_main(int argc, char** argv) {
                "bands that overlap (pinned host memory, the last layout chosen)");
   cli.add_int("--bands", &bands, "row bands of the --overlap pipeline", 1, 64);
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
   const int tile = layout.tile_size();
   const std::vector<int> block_rows = layout.block_rows();
 
   ladder::TransposeBench bench(shape, options);
-  ladder::Report report("08_transpose_padded", shape.describe(), device.describe());
+  ladder::Report report("08_transpose_padded", shape.describe(), device);
   bench.run_memcpy(report);
   for (const int rows : block_rows) {
     bench.run_copy(report, tile, rows);
@@ -53,7 +51,15 @@ int stage_main(int argc, char** argv) {
                 ladder::launch_transpose_padded(in, out, tile, rows);
               });
   }
-  if (overlap) ladder::run_round_trips(report, shape, options, tile, block_rows.back(), bands);
+  if (overlap) {
+    const int rows = block_rows.back();
+    bench.run_round_trips(
+        report,
+        [=](ladder::Matrix in, ladder::Matrix out) {
+          ladder::launch_transpose_padded(in, out, tile, rows);
+        },
+        bands);
+  }
   return report.print(options.csv);
 }
 

@@ -6,7 +6,6 @@
 
 #include "09_gpu_register_tiled/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -26,9 +25,9 @@ int stage_main(int argc, char** argv) {
   cli.add_choice("--variant", &variant, {"1d", "2d", "both"},
                  "a column of 16 elements per thread (1d), a block of 8x8 (2d), or both");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
-  ladder::Report report("09_gpu_register_tiled", shape.describe(), device.describe());
+  ladder::Report report("09_gpu_register_tiled", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto stage04 = ladder::baseline::shared_tiled(32);
   bench.run(report, stage04.label, ladder::Role::baseline, stage04.launch);

@@ -6,7 +6,6 @@
 
 #include "10_gpu_vectorized/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -25,20 +24,20 @@ int stage_main(int argc, char** argv) {
   cli.add_choice("--bk", &depth, {"16", "8", "both"},
                  "slice depth: 16, or stage 09's 8 (the 128-bit accesses alone); both runs each");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
-  ladder::Report report("10_gpu_vectorized", shape.describe(), device.describe());
+  ladder::Report report("10_gpu_vectorized", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto stage09 = ladder::baseline::register_tiled();
   bench.run(report, stage09.label, ladder::Role::baseline, stage09.launch);
   // The launcher picks the path from the operands' alignment (a stride that is not a
   // multiple of 4 floats, as at 4095^3, takes the scalar one); the row says which.
-  const auto path = ladder::vectorized_path(bench.a(), bench.b(), bench.c());
   for (const int bk : {8, 16}) {
     if (depth != "both" && depth != std::to_string(bk)) continue;
-    bench.run(report, "128x128x" + std::to_string(bk) + ", " + ladder::path_name(path),
-              ladder::Role::stage,
-              [bk](Matrix a, Matrix b, Matrix c) { ladder::launch_gemm_vectorized(a, b, c, bk); });
+    bench.run_on_path(
+        report, "128x128x" + std::to_string(bk), ladder::Role::stage,
+        [bk](Matrix a, Matrix b, Matrix c) { return ladder::launch_gemm_vectorized(a, b, c, bk); },
+        ladder::path_name);
   }
   bench.run_cublas(report);
   bench.run_transfers(report);

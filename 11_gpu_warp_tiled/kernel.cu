@@ -214,7 +214,7 @@ void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
 }
 
 // The first is the default: the fastest at 4096^3 in the search on the H100
-// (results/search_11_gpu_warp_tiled.md). Names: block tile BMxBNxBK, warp tile, thread tile,
+// (results/11_gpu_warp_tiled/search.md). Names: block tile BMxBNxBK, warp tile, thread tile,
 // threads per block, and b2/b4 where __launch_bounds__ asks for 2 or 4 blocks per SM.
 //                                        BM   BN  BK  WM  WN  TM  TN  threads [blocks/SM]
 const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kCandidates[] = {

@@ -7,7 +7,6 @@
 
 #include "11_gpu_warp_tiled/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
@@ -29,19 +28,20 @@ int stage_main(int argc, char** argv) {
       "the tiling: block BMxBNxBK, warp, thread, threads, blocks per SM; all runs "
       "every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
-  ladder::Report report("11_gpu_warp_tiled", shape.describe(), device.describe());
+  ladder::Report report("11_gpu_warp_tiled", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto stage10 = ladder::baseline::vectorized();
   bench.run(report, stage10.label, ladder::Role::baseline, stage10.launch);
-  const auto path = ladder::warp_tiled_path(bench.a(), bench.b(), bench.c());
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(report, name + ", " + ladder::path_name(path), ladder::Role::stage,
-              [name](Matrix a, Matrix b, Matrix c) {
-                ladder::launch_gemm_warp_tiled(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, name, ladder::Role::stage,
+        [name](Matrix a, Matrix b, Matrix c) {
+          return ladder::launch_gemm_warp_tiled(name, a, b, c);
+        },
+        ladder::path_name);
   }
   bench.run_cublas(report);
   bench.run_transfers(report);

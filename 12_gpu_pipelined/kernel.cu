@@ -1,45 +1,33 @@
-// Stage 12: software pipelining.
-//
-// Stage 11's loop is load slice -> barrier -> compute -> barrier: while a block waits for
-// global memory its FMA units idle, unless another block happens to be computing. The one
-// idea here: overlap the two. Global->shared copies are issued asynchronously (cp.async, which
-// also skips the trip through registers) into a ring of STAGES shared-memory buffers, so
-// slices kt+1 .. kt+STAGES-1 are in flight while slice kt is computed. Supporting details,
-// each a switch in Features that --ablate turns off alone (results/ablation_12.md):
-//  - register fragments are double-buffered: the LDS.128 for step k+1 are issued before the
-//    FMAs of step k, so shared-memory latency hides behind 64 FMAs;
-//  - one barrier per slice instead of two (the ring makes the second one unnecessary);
-//  - blocks are rasterised in groups of GROUP_M tile rows (measured: no effect at 4096^3 and
-//    8192^3 on the H100; kept because it costs nothing);
-//  - __launch_bounds__(THREADS, MIN_BLOCKS) lets ptxas budget registers for MIN_BLOCKS
-//    resident blocks per SM.
-// Small problems get smaller tiles: pipelined_config_for, the wave rule.
-// The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
+// Stage 12: software pipelining. Stage 11's loop is load slice -> barrier -> compute ->
+// barrier: while a block waits for global memory its FMA units idle. Here the two overlap:
+// copies are issued asynchronously (cp.async, which also skips the trip through registers)
+// into a ring of STAGES shared-memory buffers, so slices kt+1 .. kt+STAGES-1 are in flight
+// while slice kt is computed. The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
 #include "12_gpu_pipelined/kernel.hpp"
 
 #include <algorithm>
 
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
-#include "common/device_probe.hpp"
 #include "common/errors.hpp"
-#include "common/grid.hpp"
 #include "common/tile_order.cuh"
 
 namespace ladder {
 namespace {
 
 // The supporting details of the pipeline, each a switch so that --ablate can turn one off
-// alone and measure what it is worth (results/ablation_12.md). DefaultFeatures has them all
-// on except the cross-slice prefetch: tried, it loses (the notes give the measurement).
+// alone and measure what it is worth (results/12_gpu_pipelined/ablation.md). DefaultFeatures has
+// them all on except the cross-slice prefetch: tried, it loses (the notes give the measurement).
 template <int GROUP_M_, bool ASYNC_COPIES_, bool DOUBLE_FRAGMENTS_, bool ONE_BARRIER_,
           bool LAUNCH_BOUNDS_, bool CROSS_SLICE_PREFETCH_>
 struct Features {
-  static constexpr int GROUP_M = GROUP_M_;  // tile rows per rasterisation group (1: row order)
+  // Tile rows per rasterisation group (1: row order); no effect measured at 4096^3 and 8192^3
+  // on the H100, kept because it costs nothing.
+  static constexpr int GROUP_M = GROUP_M_;
   static constexpr bool ASYNC_COPIES = ASYNC_COPIES_;          // cp.async, not loads + stores
   static constexpr bool DOUBLE_FRAGMENTS = DOUBLE_FRAGMENTS_;  // step k+1 loaded before k runs
-  static constexpr bool ONE_BARRIER = ONE_BARRIER_;            // not stage 11's two per slice
-  static constexpr bool LAUNCH_BOUNDS = LAUNCH_BOUNDS_;        // ask for MIN_BLOCKS per SM
+  static constexpr bool ONE_BARRIER = ONE_BARRIER_;  // not two per slice: the ring makes one do
+  static constexpr bool LAUNCH_BOUNDS = LAUNCH_BOUNDS_;  // ptxas budgets for MIN_BLOCKS per SM
   // The next slice's first fragments loaded across the barrier (needs double fragments, one
   // barrier and at least three stages; without them the plain loop runs).
   static constexpr bool CROSS_SLICE_PREFETCH =
@@ -53,12 +41,9 @@ struct Tiling {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int THREADS = THREADS_, STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
   static constexpr int WARPS_N = BN / WN;
-  static constexpr int LC = WN / TN;
-  static constexpr int LR = 32 / LC;
-  static constexpr int WMITER = TM / 4;
-  static constexpr int WNITER = TN / 4;
-  static constexpr int WSUBM = LR * 4;
-  static constexpr int WSUBN = LC * 4;
+  static constexpr int LC = WN / TN, LR = 32 / LC;        // a warp's lanes: LR rows x LC columns
+  static constexpr int WMITER = TM / 4, WNITER = TN / 4;  // 4x4 pieces per thread
+  static constexpr int WSUBM = LR * 4, WSUBN = LC * 4;    // between a thread's pieces
   // Transposed A, padded: a warp's 4-byte copies of A (32 / BK rows x BK k) then fall in
   // 32 different banks at BK = 8, and two to a bank at BK = 16.
   static constexpr int A_PITCH = BM + 4;
@@ -77,9 +62,9 @@ struct Tiling {
 };
 
 // ---- asynchronous copies (cp.async on sm_80+, plain loads and stores before) ------------------
-// With src_bytes < copy size, cp.async fills the rest of the destination with zeros and reads
-// only src_bytes: that is how edge tiles get their zeros without reading past the matrix.
-// F::ASYNC_COPIES off (an ablation) takes the plain path on every GPU.
+// Given src_bytes < copy size, cp.async reads only src_bytes and zero-fills the rest: edge tiles
+// get their zeros without reading past the matrix. F::ASYNC_COPIES off (an ablation) takes the
+// plain path on every GPU.
 #if __CUDA_ARCH__ >= 800
 constexpr bool kHasCpAsync = true;
 #else
@@ -128,10 +113,9 @@ __device__ void wait_copies() {
 }
 
 // ---- load tile: one BK slice of A (transposed) and B into one stage of the ring -------------
-// Everything that does not change from slice to slice (source pointers, which rows and columns
-// lie inside the matrices) is worked out once per block, so the main loop keeps few registers
-// for addresses: the accumulators and double-buffered fragments take 64 + 2 x (8 + 8) = 96 of
-// the 128 registers that two resident blocks of 256 threads leave each thread.
+// What does not change from slice to slice is worked out once per block, so the main loop keeps
+// few registers for addresses: the accumulators and double-buffered fragments take
+// 64 + 2 x (8 + 8) = 96 of the 128 registers that two resident blocks of 256 threads leave.
 template <class T, class F, bool VEC>
 struct SliceLoader {
   // A, one float at a time: the transposition happens in the copy (as[k][m]). BK
@@ -171,12 +155,11 @@ struct SliceLoader {
     bs_dst = 4 * (T::A_FLOATS + b_k * T::BN + b_n);
   }
 
-  // Copies slice k0 into the stage whose shared-memory buffer starts at `stage`. GUARD: test
-  // every element against the matrices' edges (edge blocks and a partial last slice only).
+  // Copies slice k0 into the stage at `stage`. GUARD (edge blocks and a partial last slice
+  // only): bounds tests, whose inputs are recomputed from threadIdx here rather than kept in
+  // registers through the main loop.
   template <bool GUARD>
   __device__ void load(const Matrix& a, const Matrix& b, int k0, float* stage) const {
-    // The bounds tests' inputs are recomputed from threadIdx here rather than kept in
-    // registers through the main loop: only edge blocks and the last slice pay for them.
     const int t = threadIdx.x;
     char* base = reinterpret_cast<char*>(stage);
 #pragma unroll
@@ -292,8 +275,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
   const int k_tiles = (k_extent + T::BK - 1) / T::BK;
 
   const SliceLoader<T, F, VEC> loader(a, b, row0, col0);
-  // Slice kt lives in stage kt % STAGES. Only a partial last slice of K, or an edge block,
-  // needs bounds tests.
+  // Slice kt lives in stage kt % STAGES.
   auto load = [&](int kt, int stage) {
     float* buffer = smem + stage * T::STAGE_FLOATS;
     const int k0 = kt * T::BK;
@@ -372,8 +354,7 @@ __global__ void __launch_bounds__(T::THREADS, F::LAUNCH_BOUNDS ? T::MIN_BLOCKS :
     gemm_pipelined(Matrix a, Matrix b, Matrix c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
   float* smem = reinterpret_cast<float*>(smem4);
-  // Rasterisation: consecutive blocks walk down a group of GROUP_M tile rows before moving
-  // right, so the blocks resident together touch GROUP_M slices of A and few of B.
+  // Rasterisation in groups of GROUP_M tile rows (common/tile_order.cuh).
   const int tiles_m = (c.height + T::BM - 1) / T::BM;
   const int tiles_n = (c.width + T::BN - 1) / T::BN;
   const TileOrigin origin =
@@ -423,7 +404,7 @@ constexpr Candidate candidate(const char* name) {
 }
 using Prefetch = Features<8, true, true, true, true, true>;
 
-// The first is the default: in the search on the H100 (results/search_12_gpu_pipelined.md),
+// The first is the default: in the search on the H100 (results/12_gpu_pipelined/search.md),
 // within noise of the fastest at 4096^3 and 8192^3, and at least 89% of cuBLAS at 4095^3 and
 // 4097^3. Names: block tile BMxBNxBK, warp tile, thread tile, threads per block,
 // shared-memory stages, blocks per SM asked of __launch_bounds__; _pf: with the cross-slice
@@ -469,7 +450,7 @@ const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kAblations[] = 
 };
 
 // The tilings the wave rule chooses from, largest first: the fastest of each block-tile
-// size, with their rates at 4096^3 on the H100 in GFLOP/s (results/search_12_gpu_pipelined.md).
+// size, with their rates at 4096^3 on the H100 in GFLOP/s (results/12_gpu_pipelined/search.md).
 struct WaveRuleTiling {
   const char* name;
   double rate;
@@ -486,30 +467,19 @@ const Candidate& find_candidate(const std::string& config) {
   return find_config(kCandidates, config, "stage 12 has no tiling");
 }
 
-int current_device_attribute(cudaDeviceAttr attribute) {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int value = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
-  return value;
-}
-
 }  // namespace
+
+// A is always copied 4 bytes at a time (each float goes to its own row of the transposed
+// slice), so only B's copies and C's stores need 16-byte alignment.
+OperandPath pipelined_path(Matrix, Matrix b, Matrix c) { return float4_path({b, c}); }
 
 std::vector<std::string> pipelined_configs() { return config_names(kCandidates); }
 
 std::vector<std::string> pipelined_ablations() { return config_names(kAblations); }
 
-OperandPath pipelined_path(Matrix, Matrix b, Matrix c) {
-  // A is always copied 4 bytes at a time (each float goes to its own row of the transposed
-  // slice), so only B's copies and C's stores need 16-byte alignment.
-  return float4_path({b, c});
-}
-
 std::string pipelined_unfit_reason(const std::string& config) {
   const int bytes = find_candidate(config).shared_bytes;
-  // Asked of the current device each time: another device, or a reset, may differ.
-  const int limit = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  const int limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (bytes <= limit) return "";
   return "tiling " + config + " needs " + std::to_string(bytes) +
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);
@@ -547,10 +517,9 @@ std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_b
 }
 
 std::string pipelined_config_for(int m, int n) {
-  return pipelined_config_for(m, n, current_device_attribute(cudaDevAttrMultiProcessorCount),
-                              current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin),
-                              current_device_attribute(
-                                  cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  return pipelined_config_for(m, n, device_attribute(cudaDevAttrMultiProcessorCount),
+                              device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin),
+                              device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
 }
 
 OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c) {

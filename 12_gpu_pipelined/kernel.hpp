@@ -1,6 +1,4 @@
-// Stage 12: software pipelining. Stage 11's warp tiling, with the next slices of A and B
-// copied into a ring of shared-memory buffers (cp.async on sm_80 and newer) while the current
-// one is multiplied; register fragments double-buffered; the tiling chosen by the wave rule.
+// Stage 12: software pipelining (kernel.cu says how).
 #pragma once
 
 #include <string>
@@ -12,12 +10,12 @@
 namespace ladder {
 
 // The tilings this stage is built with, by name; the first is the one the wave rule keeps for
-// problems of two waves or more. Every one is correct for every size; they differ in speed.
+// problems of two waves or more.
 std::vector<std::string> pipelined_configs();
 
 // The tiling "auto" stands for on an m x n product: the one the wave rule predicts fastest
-// on a GPU with this many SMs and this much shared memory per block and per SM (see the
-// notes), or, without the last three, on the current device.
+// on a GPU with this many SMs and this much shared memory per block and per SM, or, without
+// the last three, on the current device.
 std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_per_block,
                                  int shared_bytes_per_sm);
 std::string pipelined_config_for(int m, int n);
@@ -26,20 +24,18 @@ std::string pipelined_config_for(int m, int n);
 // by name; the first, "none", turns nothing off.
 std::vector<std::string> pipelined_ablations();
 
-// Why the named tiling cannot run on the current device, or "" when it can: its ring of
-// slices needs more shared memory per block than the GPU allows (the 4-stage 128x128x16
-// tilings need 66,560 bytes, more than sm_75's 64 KB). The launcher throws
-// UsageError with this reason; --config all and the tests skip such a tiling.
+// Why the named tiling cannot run on the current device, or "" when it can: its ring needs
+// more shared memory per block than the GPU allows (the 4-stage 128x128x16 tilings need
+// 66,560 bytes, more than sm_75's 64 KB).
 std::string pipelined_unfit_reason(const std::string& config);
 
-// 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones; A is
-// always copied 4 bytes at a time (its floats go to different rows of the transposed slice).
+// 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones.
 OperandPath pipelined_path(Matrix a, Matrix b, Matrix c);
 
 // c = a * b on device views with the named tiling ("auto": pipelined_config_for), any sizes
-// and strides. Returns the path it
-// took, once the kernel is queued; an unknown tiling or mismatched shapes throw
-// std::invalid_argument, a tiling too large for this GPU UsageError, launch errors CudaError.
+// and strides. Returns the path it took (pipelined_path), once the kernel is queued; an unknown
+// tiling or mismatched shapes throw std::invalid_argument, a tiling too large for this GPU
+// UsageError, launch errors CudaError.
 OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 // c = a * b with the default tiling and the named ablation (pipelined_ablations).

@@ -9,7 +9,6 @@
 
 #include "12_gpu_pipelined/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -45,29 +44,30 @@ int stage_main(int argc, char** argv) {
     }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
 
-  ladder::Report report("12_gpu_pipelined", shape.describe(), device.describe());
+  ladder::Report report("12_gpu_pipelined", shape.describe(), device);
   ladder::GemmBench bench(shape, options);
   const auto stage11 = ladder::baseline::warp_tiled();
   bench.run(report, stage11.label, ladder::Role::baseline, stage11.launch);
-  const std::string path =
-      ladder::path_name(ladder::pipelined_path(bench.a(), bench.b(), bench.c()));
   if (ablate != "none") {
     for (const std::string& name : ablations) {
       if (ablate != "all" && ablate != name && name != "none") continue;
-      bench.run(report, "ablation " + name + ", " + path,
-                ladder::Role::stage,
-                [name](Matrix a, Matrix b, Matrix c) {
-                  ladder::launch_gemm_pipelined_ablation(name, a, b, c);
-                });
+      bench.run_on_path(
+          report, "ablation " + name, ladder::Role::stage,
+          [name](Matrix a, Matrix b, Matrix c) {
+            return ladder::launch_gemm_pipelined_ablation(name, a, b, c);
+          },
+          ladder::path_name);
     }
   } else if (config == "auto") {
     const std::string chosen = ladder::pipelined_config_for(shape.m, shape.n);
-    bench.run(report, chosen + " (auto), " + path, ladder::Role::stage,
-              [chosen](Matrix a, Matrix b, Matrix c) {
-                ladder::launch_gemm_pipelined(chosen, a, b, c);
-              });
+    bench.run_on_path(
+        report, chosen + " (auto)", ladder::Role::stage,
+        [chosen](Matrix a, Matrix b, Matrix c) {
+          return ladder::launch_gemm_pipelined(chosen, a, b, c);
+        },
+        ladder::path_name);
   } else {
     for (const std::string& name : configs) {
       if (config != "all" && config != name) continue;
@@ -78,10 +78,12 @@ int stage_main(int argc, char** argv) {
           continue;
         }
       }
-      bench.run(report, name + ", " + path, ladder::Role::stage,
-                [name](Matrix a, Matrix b, Matrix c) {
-                  ladder::launch_gemm_pipelined(name, a, b, c);
-                });
+      bench.run_on_path(
+          report, name, ladder::Role::stage,
+          [name](Matrix a, Matrix b, Matrix c) {
+            return ladder::launch_gemm_pipelined(name, a, b, c);
+          },
+          ladder::path_name);
     }
   }
   bench.run_cublas(report);

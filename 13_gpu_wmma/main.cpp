@@ -6,7 +6,6 @@
 
 #include "13_gpu_wmma/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -23,19 +22,20 @@ int stage_main(int argc, char** argv) {
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_bf16_tensor_cores();
 
-  ladder::Report report("13_gpu_wmma", shape.describe(), device.describe());
+  ladder::Report report("13_gpu_wmma", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   const auto stage12 = ladder::baseline::pipelined(shape.m, shape.n);
   bench.run_float(report, stage12.label, ladder::Role::baseline, stage12.launch);
-  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : ladder::wmma_configs()) {
-    bench.run(report, "wmma " + name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_wmma(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, "wmma " + name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_wmma(name, a, b, c);
+        },
+        ladder::path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

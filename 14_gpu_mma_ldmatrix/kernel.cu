@@ -7,6 +7,29 @@
 #include "common/tensor_cores.hpp"
 
 namespace ladder {
+namespace mma {
+
+template <int BlockM, int BlockN, int Threads>
+inline constexpr int kChunksPerThread = (BlockM + BlockN) * kSliceK / kChunk / Threads;
+
+// Through registers: every chunk this thread copies is loaded first, all loads in flight at
+// once, then stored to shared memory. (One chunk at a time, each load's latency is paid in
+// turn: stage 14 ran at less than half the rate that way in a development run,
+// results/15_gpu_mma_pipelined/notes.md.)
+template <int BlockM, int BlockN, int Threads, bool Swizzle, bool Vector>
+__device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const MatrixBf16& a,
+                                             const MatrixBf16& b) {
+  uint4 staged[kChunksPerThread<BlockM, BlockN, Threads>];
+  copy_slice<BlockM, BlockN, Threads, Swizzle>(
+      a_slice, b_slice, a, b,
+      [&](int i, bf16*, const bf16* from, int valid) { staged[i] = load_chunk<Vector>(from, valid); });
+  copy_slice<BlockM, BlockN, Threads, Swizzle>(
+      a_slice, b_slice, a, b,
+      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
+}
+
+}  // namespace mma
+
 namespace {
 
 // A 128x128 tile of C per block from 128x64 and 64x128 slices; 8 warps of 64x32 (stage 11's
@@ -31,8 +54,7 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16
   typename WarpTile::Accumulators acc = {};
 
   for (int k0 = 0; k0 < a.width; k0 += mma::kSliceK) {
-    // Load: both slices through registers (all loads in flight at once), then wait for
-    // every warp's copies.
+    // Load both slices through registers, then wait for every warp's copies.
     mma::copy_slice_through_registers<kBlockM, kBlockN, kThreads, WarpTile::kSwizzle, Vector>(
         a_slice, b_slice, a.sub(block_row, k0, a.height - block_row, a.width - k0),
         b.sub(k0, block_col, b.height - k0, b.width - block_col));
@@ -41,7 +63,6 @@ __global__ void __launch_bounds__(kThreads, 2) gemm_mma(MatrixBf16 a, MatrixBf16
     tile.multiply_slice(a_slice, b_slice, acc);
     __syncthreads();  // before the next slice overwrites what slower warps still read
   }
-  // Store.
   mma::store_accumulators<WarpTile>(c, block_row, block_col, warp, threadIdx.x % 32, acc);
 }
 

@@ -1,6 +1,5 @@
-// Stage 14: the tensor-core instruction itself. PTX mma.sync m16n8k16 (BF16 in, FP32
-// accumulate) fed by ldmatrix from shared slices whose 16-byte chunks are XOR-swizzled so that
-// every ldmatrix is conflict-free; block and warp tiling as in stage 11, no pipeline yet.
+// Stage 14: the tensor-core instruction itself, PTX mma.sync m16n8k16, fed by ldmatrix from
+// XOR-swizzled shared slices (common/sm80/mma_tile.cuh); no pipeline yet.
 #pragma once
 
 #include <string>
@@ -16,10 +15,10 @@ namespace ladder {
 // "unswizzled", the ablation whose bank conflicts the notes measure.
 std::vector<std::string> mma_configs();
 
-// c = a * b on device views with the named layout, any sizes and strides. Returns the path it
-// took (sixteen_byte_path of a and b) once the kernel is queued. An unknown layout or
-// mismatched shapes throw std::invalid_argument, a GPU older than sm_80 UnsupportedGpuError,
-// launch errors CudaError.
+// c = a * b on device views with the named layout, any sizes and strides; returns the path it
+// took (sixteen_byte_path of a and b) once the kernel is queued. An unknown layout or mismatched
+// shapes throw std::invalid_argument, a GPU older than sm_80 UnsupportedGpuError, launch errors
+// CudaError.
 OperandPath launch_gemm_mma(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 }  // namespace ladder

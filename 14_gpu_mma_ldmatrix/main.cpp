@@ -7,7 +7,6 @@
 
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -28,22 +27,23 @@ int stage_main(int argc, char** argv) {
   cli.add_choice("--swizzle", &swizzle, {"on", "off", "both"},
                  "the shared layout: swizzled chunks, plain rows (the bank conflicts), or both");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_bf16_tensor_cores();
 
-  ladder::Report report("14_gpu_mma_ldmatrix", shape.describe(), device.describe());
+  ladder::Report report("14_gpu_mma_ldmatrix", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   const auto stage13 = ladder::baseline::wmma();
   bench.run(report, stage13.label, ladder::Role::baseline, stage13.launch);
-  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   // --swizzle on runs the default layout ("swizzled"), off the other ("unswizzled").
   const std::string chosen = swizzle == "on" ? "swizzled" : "unswizzled";
   for (const std::string& name : ladder::mma_configs()) {
     if (swizzle != "both" && name != chosen) continue;
-    bench.run(report, "mma.sync 128x128x64 w64x32, " + name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_mma(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, "mma.sync 128x128x64 w64x32, " + name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_mma(name, a, b, c);
+        },
+        ladder::path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

@@ -49,10 +49,7 @@ std::vector<std::string> mma_pipelined_configs() { return config_names(kTilings)
 
 std::string mma_pipelined_unfit_reason(const std::string& config) {
   const Tiling& t = find(config);
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int limit = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (t.shared_bytes <= limit) return "";
   return "tiling " + config + " needs " + std::to_string(t.shared_bytes) +
          " bytes of shared memory per block; this GPU allows " + std::to_string(limit);

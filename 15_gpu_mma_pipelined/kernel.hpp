@@ -1,6 +1,4 @@
-// Stage 15: stage 12's pipeline on tensor cores. Stage 14's mma.sync warp tiles, with the next
-// slices of A and B copied by cp.async into a ring of shared-memory stages while the tensor
-// cores work on the current one.
+// Stage 15: stage 12's pipeline on tensor cores (common/sm80/mma_pipeline.cuh).
 #pragma once
 
 #include <string>
@@ -16,17 +14,16 @@ namespace ladder {
 // the fastest at 4096^3 and 8192^3 on the H100 in the search at 806cbc9. In the search at
 // 17a0c77 it no longer is: the two-slot ring (_s2) leads at both sizes, _df beats it at 4096^3
 // and _g8 at 8192^3; the default was not switched (README.md, "What was tried";
-// results/search_15_gpu_mma_pipelined.md).
+// results/15_gpu_mma_pipelined/search.md).
 std::vector<std::string> mma_pipelined_configs();
 
 // Why the named tiling cannot run on the current device ("" when it can): its ring needs more
 // shared memory per block than the GPU allows.
 std::string mma_pipelined_unfit_reason(const std::string& config);
 
-// c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
-// took (sixteen_byte_path of a and b) once the kernel is queued. An unknown tiling or
-// mismatched shapes throw std::invalid_argument, a tiling too large for this GPU UsageError,
-// a GPU older than sm_80 UnsupportedGpuError, launch errors CudaError.
+// c = a * b on device views with the named tiling, any sizes and strides; returns the path it
+// took (sixteen_byte_path of a and b). Throws as stage 14's launcher does, and UsageError for
+// a tiling too large for this GPU.
 OperandPath launch_gemm_mma_pipelined(const std::string& config, MatrixBf16 a, MatrixBf16 b,
                                       Matrix c);
 

@@ -9,7 +9,6 @@
 
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -32,14 +31,13 @@ int stage_main(int argc, char** argv) {
       cli, &config, configs,
       "the tiling: block MxN, warp MxN, stages in the ring; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_bf16_tensor_cores();
 
-  ladder::Report report("15_gpu_mma_pipelined", shape.describe(), device.describe());
+  ladder::Report report("15_gpu_mma_pipelined", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   const auto stage14 = ladder::baseline::mma_ldmatrix();
   bench.run(report, stage14.label, ladder::Role::baseline, stage14.launch);
-  const std::string path = ladder::path_name(ladder::sixteen_byte_path({bench.a(), bench.b()}));
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
     // A named tiling that does not fit is refused by the launcher (exit 2); "all" skips it.
@@ -49,10 +47,12 @@ int stage_main(int argc, char** argv) {
         continue;
       }
     }
-    bench.run(report, name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_mma_pipelined(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_mma_pipelined(name, a, b, c);
+        },
+        ladder::path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

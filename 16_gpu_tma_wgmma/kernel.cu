@@ -2,7 +2,8 @@
 
 #include "common/hopper/launch.hpp"
 #include "common/config_table.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 
 namespace ladder {

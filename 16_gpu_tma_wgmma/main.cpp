@@ -10,7 +10,6 @@
 #include "common/hopper/launch.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -32,21 +31,21 @@ int stage_main(int argc, char** argv) {
   ladder::add_config_choice(cli, &config, configs,
                             "the tiling: the default (first) or the ablation; all runs both");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_hopper();
 
-  ladder::Report report("16_gpu_tma_wgmma", shape.describe(), device.describe());
+  ladder::Report report("16_gpu_tma_wgmma", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   const auto stage15 = ladder::baseline::mma_pipelined();
   bench.run(report, stage15.label, ladder::Role::baseline, stage15.launch);
-  const std::string path =
-      ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(report, "TMA + wgmma " + name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_tma_wgmma(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, "TMA + wgmma " + name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_tma_wgmma(name, a, b, c);
+        },
+        ladder::tma_path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

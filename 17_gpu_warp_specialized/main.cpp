@@ -10,7 +10,6 @@
 #include "common/hopper/launch.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -34,21 +33,21 @@ int stage_main(int argc, char** argv) {
       cli, &config, configs,
       "the variant: the default (first) or one change to it; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_hopper();
 
-  ladder::Report report("17_gpu_warp_specialized", shape.describe(), device.describe());
+  ladder::Report report("17_gpu_warp_specialized", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   const auto stage16 = ladder::baseline::tma_wgmma();
   bench.run(report, stage16.label, ladder::Role::baseline, stage16.launch);
-  const std::string path =
-      ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(report, "warp-specialized " + name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_warp_specialized(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, "warp-specialized " + name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_warp_specialized(name, a, b, c);
+        },
+        ladder::tma_path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

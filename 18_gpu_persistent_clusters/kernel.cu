@@ -13,16 +13,42 @@
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
+#include "common/tensor_map_fp32.hpp"
 
 namespace ladder {
 namespace {
 
 using namespace hopper;
 using namespace persistent;
+
+// wgmma_k16 (common/hopper/warpgroup.cuh) for TF32 operands: 8 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                     int accumulate) {
+  static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
+  if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
+}
+
+// multiply_slice (warpgroup.cuh) for the TF32 variant: a slice is 32 floats deep (the same
+// 128-byte rows), and B^T's slot is K-major like A's, so both descriptors step 32 bytes along
+// the rows (four k8 steps) with 8-row groups 1024 bytes apart.
+template <int N>
+__device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
+                                           float (&acc)[N / 2], bool accumulate) {
+#pragma unroll
+  for (int k = 0; k < kSliceFloats / 8; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 8, 16, kSwizzleAtomBytes);
+    wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
 
 // What the TF32 variant (FP32 users) multiplies: A and B^T, both K-major, since wgmma reads TF32
 // from shared memory only K-major (it has no transpose for TF32); B^T is B transposed by stage
@@ -126,7 +152,8 @@ int resident_clusters() {
 // by at most one tile: at 4096^3, 256 cluster tiles run as 64 clusters of 4 tiles rather than
 // 66 of which 8 take 3. The last round ends no sooner either way, and the 64 tiles a round then covers are
 // 8 whole columns of one group of the tile order: 1.0-1.8% faster at 4096^3 with 9.9% fewer
-// bytes read from DRAM (results/bench_18.txt, results/profile_18_even_rounds_4096.md).
+// bytes read from DRAM (results/18_gpu_persistent_clusters/bench.txt and
+// profile_even_rounds_4096.md there).
 template <class Ops, class Cfg>
 long long clusters_to_launch(const Matrix& c) {
   const long long tiles = cluster_tiles<Cfg>(c);
@@ -169,7 +196,7 @@ long long wave_width(const Matrix& c) {
 }
 
 // The default picks its tiling per problem, as libraries do, by two rules measured on the
-// H100 (results/search_18_gpu_persistent_clusters.md). Clusters pay only past one wave: where
+// H100 (results/18_gpu_persistent_clusters/search.md). Clusters pay only past one wave: where
 // every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
 // gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
 // where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%
@@ -203,7 +230,8 @@ void launch_best(typename Ops::View a, typename Ops::View b, Matrix c) {
   }
 }
 
-// The first is the default; each other one changes one thing (results/search_18_...).
+// The first is the default; each other one changes one thing
+// (results/18_gpu_persistent_clusters/search.md).
 const HopperVariant kVariants[] = {
     {"by_size", launch_best<Bf16Operands>},
     {"128x256_c2_g8", launch<Bf16Operands, Wide>},

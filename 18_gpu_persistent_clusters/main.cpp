@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "common/hopper/launch.hpp"  // tma_path, tma_path_name
+#include "common/hopper/launch.hpp"  // tma_path_name
 #include "18_gpu_persistent_clusters/kernel.hpp"
 #include "common/baselines.hpp"
 #include "common/device_matrix.hpp"
-#include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/memory_budget.hpp"
@@ -33,13 +32,14 @@ int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   ladder::TensorGemmBench bench(shape, options);
   const auto stage17 = ladder::baseline::warp_specialized();
   bench.run(report, stage17.label, ladder::Role::baseline, stage17.launch);
-  const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
   for (const std::string& name : ladder::persistent_configs()) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(report, name + ", " + path, ladder::Role::stage,
-              [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_persistent(name, a, b, c);
-              });
+    bench.run_on_path(
+        report, name, ladder::Role::stage,
+        [name](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_persistent(name, a, b, c);
+        },
+        ladder::tma_path_name);
   }
   bench.run_cublas(report);
   return report.print(options.csv);
@@ -148,10 +148,10 @@ int stage_main(int argc, char** argv) {
     }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_hopper();
 
-  ladder::Report report("18_gpu_persistent_clusters", shape.describe(), device.describe());
+  ladder::Report report("18_gpu_persistent_clusters", shape.describe(), device);
   if (precision == "tf32") return run_tf32(shape, options, config, report);
   return run_bf16(shape, options, config, report);
 }

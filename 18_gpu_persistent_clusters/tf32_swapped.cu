@@ -11,10 +11,14 @@
 
 #include "common/hopper/persistent.cuh"
 #include "common/cuda_check.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/hopper/wgmma.cuh"
+#include "common/shared_address.cuh"
 #include "common/tensor_map.hpp"
+#include "common/tensor_map_fp32.hpp"
 
 namespace ladder {
 namespace {
@@ -44,6 +48,19 @@ struct SwappedOperands {
 // C^T's shape, whose tiles the swapped kernel walks (its rows are C's columns).
 __host__ __device__ inline Matrix transposed_shape(const Matrix& c) {
   return Matrix{c.height, c.width, 0, nullptr};
+}
+
+// One 32-bit load from and one store to a shared-memory address (shared_address). A pointer
+// that went through integer arithmetic (align_to_swizzle) has lost its state space: through it
+// the compiler emits generic loads with 64-bit addresses. Volatile, so that they stay between
+// the barrier waits around them.
+__device__ inline std::uint32_t shared_load_b32(std::uint32_t address) {
+  std::uint32_t value;
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(value) : "r"(address) : "memory");
+  return value;
+}
+__device__ inline void shared_store_f32(std::uint32_t address, float value) {
+  asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(address), "f"(value) : "memory");
 }
 
 // Where a consumer's thread finds its rows. A warp's 16 rows of the register operand

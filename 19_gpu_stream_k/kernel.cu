@@ -9,7 +9,9 @@
 #include "common/hopper/persistent.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_map.hpp"
 
@@ -107,6 +109,23 @@ __device__ inline int2 contributors(const Division& d, int cluster, const Part& 
   int end = cluster + 1;
   while (end < d.clusters && stream_start(d, end) < tile_end) ++end;
   return make_int2(cluster + 1, end);
+}
+
+// ---- Flags in global memory, between blocks -----------------------------------------------
+
+// Publishes this thread's earlier writes (and, after a barrier, its block's) to any thread on
+// the GPU that reads the flag with flag_wait_and_clear.
+__device__ inline void flag_set(int* flag) {
+  asm volatile("st.release.gpu.global.b32 [%0], 1;\n" ::"l"(flag) : "memory");
+}
+// Waits until the flag is set, then clears it for the next launch; the writes published
+// before it was set are then visible to this thread (and, after a barrier, to its block).
+__device__ inline void flag_wait_and_clear(int* flag) {
+  int set = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(set) : "l"(flag) : "memory");
+  } while (set == 0);
+  *flag = 0;
 }
 
 // ---- Partial tiles through the workspace -------------------------------------------------

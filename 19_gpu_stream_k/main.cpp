@@ -11,12 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "common/hopper/launch.hpp"  // tma_path, tma_path_name
+#include "common/hopper/launch.hpp"  // tma_path_name
 #include "19_gpu_stream_k/kernel.hpp"
 #include "common/baselines.hpp"
 #include "common/device_matrix_bf16.hpp"
 #include "common/device_memory.hpp"
-#include "common/device_probe.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -76,27 +75,30 @@ int stage_main(int argc, char** argv) {
       "the variant: by_shape (the default, the rule), or a tiling and a division (dp, split, "
       "stream); all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_hopper();
 
-  ladder::Report report("19_gpu_stream_k", shape.describe(), device.describe());
+  ladder::Report report("19_gpu_stream_k", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
   ladder::require_device_memory(shape.describe() + " (stage 19's workspace)",
                                 ladder::StreamKWorkspace::bytes_needed());
   const ladder::StreamKWorkspace workspace;
   const auto stage18 = ladder::baseline::persistent_clusters();
   bench.run(report, stage18.label, ladder::Role::baseline, stage18.launch);
-  const std::string path = ladder::tma_path_name(ladder::tma_path(bench.a(), bench.b()));
+  ladder::OperandPath default_path = ladder::OperandPath::element;
   for (const std::string& name : ladder::stream_k_configs()) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(report, name + ", " + path, ladder::Role::stage,
-              [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-                ladder::launch_gemm_stream_k(name, a, b, c, workspace);
-              });
+    const ladder::OperandPath path = bench.run_on_path(
+        report, name, ladder::Role::stage,
+        [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+          return ladder::launch_gemm_stream_k(name, a, b, c, workspace);
+        },
+        ladder::tma_path_name);
+    if (name == ladder::stream_k_configs().front()) default_path = path;
   }
   const bool off_lines = !rows_on_lines(bench.a()) || !rows_on_lines(bench.b());
   // The default alone: --config all is the rule's evidence, where a copy is no choice.
-  if (off_lines && path == ladder::tma_path_name(ladder::OperandPath::tma) &&
+  if (off_lines && default_path == ladder::OperandPath::tma &&
       config == ladder::stream_k_configs().front()) {
     run_aligned_copies(bench, shape, workspace, report);
   }

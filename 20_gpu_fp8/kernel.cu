@@ -4,20 +4,49 @@
 
 #include "common/hopper/persistent.cuh"
 #include "20_gpu_fp8/kernel.hpp"
+#include "20_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
 #include "common/grid.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
+#include "common/tensor_map_fp8.hpp"
 
 namespace ladder {
 namespace {
 
 using namespace hopper;
 using namespace persistent;
+
+// wgmma_k16 (common/hopper/warpgroup.cuh) for E4M3 operands: 32 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k32_e4m3(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                      int accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
+  if constexpr (N == 128) wgmma_m64n128k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 192) wgmma_m64n192k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k32_e4m3(d, a, b, accumulate);
+}
+
+// multiply_slice (warpgroup.cuh) for E4M3: a slice is 128 E4M3 deep (the same 128-byte rows),
+// A and B^T K-major, four k32 steps of 32 bytes along the rows.
+template <int N>
+__device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
+                                          const unsigned char* b_t_slot, float (&acc)[N / 2],
+                                          bool accumulate) {
+#pragma unroll
+  for (int k = 0; k < kSliceRowBytes / 32; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 32, 16, kSwizzleAtomBytes);
+    wgmma_k32_e4m3<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
 
 // What the kernel multiplies: E4M3 A and B^T, both K-major. A slice is 128 bytes deep as
 // BF16's, but 128 elements (one scale block of the per-block variant); a box of B^T is 64 such

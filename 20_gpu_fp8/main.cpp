@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "20_gpu_fp8/kernel.hpp"
+#include "20_gpu_fp8/quantize.hpp"
 #include "common/baselines.hpp"
 #include "common/device_matrix.hpp"
-#include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -38,10 +38,10 @@ int stage_main(int argc, char** argv) {
                             "the variant: the default (first), another tiling, or promotion "
                             "every 2 or 4 slices or never; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
-  const auto device = ladder::require_device();
+  const std::string device = ladder::require_gpu();
   ladder::require_hopper();
 
-  ladder::Report report("20_gpu_fp8", shape.describe(), device.describe());
+  ladder::Report report("20_gpu_fp8", shape.describe(), device);
   const int k = shape.k;
   {
     // The baseline: stage 18's BF16 default on the same random inputs, rounded to BF16.
@@ -49,7 +49,10 @@ int stage_main(int argc, char** argv) {
     const auto stage18 = ladder::baseline::persistent_clusters();
     bf16.run(report, stage18.label + " (BF16)", ladder::Role::baseline, stage18.launch);
   }
-  ladder::Fp8GemmBench bench(shape, options);
+  // The bench quantises the operands with this stage's kernels (quantize.hpp).
+  ladder::Fp8GemmBench bench(shape, options,
+                             {ladder::e4m3_scale_on_device, ladder::quantize_e4m3,
+                              ladder::quantize_e4m3_transposed});
   const ladder::ScaledFp8 a = bench.operands().a();
   const ladder::ScaledFp8 b_t = bench.operands().b_t();
   const std::string path = ladder::fp8_path_name(ladder::fp8_path(a.values, b_t.values, shape.n));

@@ -1,8 +1,6 @@
-// The kernels a stage's program times beside its own as the baseline, in the same run: each
-// stage's default (or the variant the next stage compares with), offered under one name. A
-// program reaches a baseline here, never through another stage's headers; the stage named in
-// each entry defines it in its own baseline.cpp, and the program's ladder_stage() declaration
-// names that stage in USES, which links its library into the program alone.
+// The kernels a stage's program times beside its own as the baseline, in the same run. A
+// program reaches a baseline here, never through another stage's headers: the stage named
+// defines it in its baseline.cpp, and the program's ladder_stage() names that stage in USES.
 #pragma once
 
 #include <functional>

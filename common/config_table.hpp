@@ -1,8 +1,6 @@
 // The tilings, variants and ablations a stage is built with: a table of entries by name, the
-// first the default. A stage's X_configs() lists the names and its launch_X(config, ...) finds
-// the entry named. An entry is any struct with a `name`: NamedLaunch where a launch function is
-// all it holds, a stage's own struct where it holds more (stage 12's sizes for its wave rule,
-// stage 15's shared memory).
+// first the default; X_configs() lists the names, launch_X(config, ...) finds the entry. An
+// entry is any struct with a `name`: NamedLaunch, or a stage's own struct where it holds more.
 #pragma once
 
 #include <stdexcept>
@@ -24,10 +22,9 @@ std::vector<std::string> config_names(const Table& table) {
   return names;
 }
 
-// The entry called `name`, or std::invalid_argument that says `missing` (what the stage has
-// not: "stage 11 has no tiling"), the name, and the names there are. `missing` is a C string:
-// a std::string parameter would be a temporary at every call, and g++ 13 warns that the
-// reference returned might point into it (-Wdangling-reference).
+// The entry called `name`, or std::invalid_argument that says `missing` ("stage 11 has no
+// tiling"), the name, and the names there are. `missing` is a C string: a std::string would be
+// a temporary at every call, and g++ 13 warns that the reference returned might point into it.
 template <class Table>
 const auto& find_config(const Table& table, const std::string& name, const char* missing) {
   std::string names;

@@ -14,4 +14,12 @@ namespace ladder {
   throw CudaError(text);
 }
 
+int device_attribute(cudaDeviceAttr attribute) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
+}
+
 }  // namespace ladder

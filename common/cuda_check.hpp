@@ -4,12 +4,13 @@
 #include <cuda_runtime.h>
 
 namespace ladder {
-// Throws CudaError with file:line, the call and the runtime's message.
 [[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
                                    int line);
+// An attribute of the current device, asked each time: another device, or a reset, may differ.
+int device_attribute(cudaDeviceAttr attribute);
 }  // namespace ladder
 
-// Fails with file:line, the call and the runtime's message.
+// Throws CudaError with file:line, the call and the runtime's message.
 #define CUDA_CHECK(call)                                                    \
   do {                                                                      \
     const cudaError_t ladder_status = (call);                               \

@@ -1,6 +1,6 @@
-// The failures common's code reports by exception. Each one maps to an exit code of the
-// stage programs (common/harness/program.hpp): bad usage 2, no usable GPU
-// 77 (1 under LADDER_REQUIRE_GPU), a GPU without this stage's instructions 77, CUDA error 1.
+// The failures common's code reports by exception, each an exit code of the programs
+// (common/harness/program.hpp): bad usage 2, no usable GPU 77 (1 under LADDER_REQUIRE_GPU), a
+// GPU without this stage's instructions 77, CUDA error 1.
 #pragma once
 
 #include <stdexcept>
@@ -17,9 +17,8 @@ struct NoDeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A working GPU that this stage's instructions do not exist on (sm_80 for stages 13-15,
-// sm_90a for 16-18): the stage is skipped with this reason, also where LADDER_REQUIRE_GPU
-// makes a missing or broken GPU a failure, since nothing is wrong with this machine.
+// A working GPU without this stage's instructions (sm_80 for stages 13-15, sm_90a for 16-18):
+// skipped, also under LADDER_REQUIRE_GPU, since nothing is wrong with this machine.
 struct UnsupportedGpuError : NoDeviceError {
   using NoDeviceError::NoDeviceError;
 };

@@ -1,6 +1,5 @@
 // What a launcher computes before a <<<grid, block>>>: grid sizes that cover a matrix with
-// tiles, rounded up so edge tiles exist. (The shapes of c = a * b, which it checks first,
-// are checked by check_gemm_shapes in common/matrix.hpp, which the CPU stages use too.)
+// tiles, rounded up so edge tiles exist.
 #pragma once
 
 #include <cuda_runtime.h>

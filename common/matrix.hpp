@@ -1,6 +1,5 @@
-// The Matrix view shared by every stage, the struct of the source articles:
-// row-major, element (row, col) at data[row * stride + col]. And the one shape rule its
-// owners enforce.
+// The Matrix view shared by every stage, the struct of the source articles: row-major, element
+// (row, col) at data[row * stride + col]. And the one shape rule its owners enforce.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -11,11 +10,10 @@
 
 namespace ladder {
 
-// A view: it does not own its data. Owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand
-// views out. Every owner keeps stride * (height + kEdgeRows) below 2^31, so int index
+// A view: it does not own its data; owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand views
+// out. The int-index rule: stride * (height + kEdgeRows) stays below 2^31, so int index
 // arithmetic cannot overflow, even for the rows past the edge that a tile overhanging the
-// matrix computes addresses for (and never reads); every stage's launcher checks that its
-// views keep the same rule (check_view).
+// matrix computes addresses for (and never reads).
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -39,29 +37,23 @@ struct Matrix {
 // a kernel may form an address.
 inline constexpr int kEdgeRows = 256;
 
-// The byte a poisoned matrix is filled with, in host and in device memory alike: four of
-// them make the float 0xFFFFFFFF, a NaN, so an element a kernel fails to write fails every
-// check. One byte because cudaMemset sets bytes.
+// The byte a poisoned matrix is filled with (cudaMemset sets bytes): four make the float
+// 0xFFFFFFFF, a NaN, so an element a kernel fails to write fails every check.
 inline constexpr unsigned char kPoisonByte = 0xFF;
 
-// Throws UsageError unless a height x width matrix with this stride is valid and its
-// stride * (height + kEdgeRows) stays below 2^31 elements (so kernels can index with int).
-// Every owner calls it before allocating; the options call it before anything is allocated.
+// Throws UsageError unless a height x width matrix with this stride is valid and keeps the
+// int-index rule. Every owner calls it before allocating, the options before anything is.
 void check_matrix_shape(int height, int width, int stride);
 
-// Throws std::invalid_argument, naming the rule, unless the view keeps the owners' int-index
-// rule: no negative size, stride >= width, stride * (height + kEdgeRows) below 2^31. Empty
-// views (width or height 0) pass. Launchers take views, not owners, and a view made by hand
-// can break the rule, past which a kernel's int offsets wrap around without a word: every
-// stage's launcher checks its views with it (the matrix products through check_gemm_shapes)
-// before any CUDA call.
+// Throws std::invalid_argument, naming the rule, unless the view keeps the int-index rule (no
+// negative size, stride >= width; empty views pass). A view made by hand can break it, and a
+// kernel's int offsets then wrap around without a word: every stage's launcher checks its
+// views (the matrix products through check_gemm_shapes) before any CUDA call.
 void check_view(const Matrix& m);
 
-// Throws std::invalid_argument unless c = a * b is defined: a.width == b.height and c is
-// a.height x b.width, and each view passes check_view. Every launcher's precondition, CPU and
-// GPU: a kernel given mismatched views would read past the end of one of them without a word.
-// Past it, every stage's launcher takes an empty C (m or n = 0) as no work and makes C = 0 for
-// K = 0, where every sum is empty.
+// Throws std::invalid_argument unless c = a * b is defined (a.width == b.height, c is
+// a.height x b.width) and each view passes check_view: every launcher's precondition, CPU and
+// GPU. Past it, every launcher takes an empty C as no work and makes C = 0 for K = 0.
 void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c);
 
 }  // namespace ladder

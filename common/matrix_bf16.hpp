@@ -1,7 +1,6 @@
-// The 16-bit operands of Part 4 (stages 13 and later): the same view as Matrix (row-major,
-// element (row, col) at data[row * stride + col]) over bfloat16 elements. A separate struct
-// rather than a template, so that Parts 1-3 keep their plain float Matrix. C stays a float
-// Matrix: the tensor cores multiply BF16 and accumulate in FP32.
+// The 16-bit operands of Part 4 (stages 13 and later): the same view as Matrix over bfloat16
+// elements, a separate struct rather than a template so that Parts 1-3 keep their plain float
+// Matrix. C stays a float Matrix: the tensor cores multiply BF16 and accumulate in FP32.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -26,7 +25,6 @@ struct MatrixBf16 {
   LADDER_HOST_DEVICE void set(int row, int col, bf16 value) const {
     data[row * stride + col] = value;
   }
-  // No elements (see Matrix::empty).
   LADDER_HOST_DEVICE bool empty() const { return width == 0 || height == 0; }
   LADDER_HOST_DEVICE MatrixBf16 sub(int row, int col, int rows, int cols) const {
     return MatrixBf16{cols, rows, stride, data + row * stride + col};
@@ -46,6 +44,13 @@ inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands)
     if (!allows_16_bytes(m)) return OperandPath::element;
   }
   return OperandPath::sixteen_byte;
+}
+
+// True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
+// tensor cores leave each thread pairs of neighbouring elements of C (stages 14-18), which then
+// go out as one float2.
+LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
+  return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
 }
 
 // Throws std::invalid_argument unless c = a * b is defined (as check_gemm_shapes).

@@ -1,12 +1,10 @@
-// How a launcher's kernel moves its operands between global memory and the chip. The launchers
-// return the path they took, and the programs print it beside their results.
-//
-// 128-bit global accesses (float4, one LDG.128 or STG.128 per thread) move four floats in one
-// instruction, but only from an address that is a multiple of 16 bytes. For a matrix that
-// means its data pointer and every row start: the stride must be a multiple of 4 floats.
-// Stages 10-12 check this and fall back to 4-byte accesses where it does not hold; stages 13-15
-// do the same with 16-byte copies of 8 BF16 (matrix_bf16.hpp); stages 16-18 copy whole tiles
-// with TMA, which needs the same alignment, and fall back to stage 15's kernel without it.
+// How a launcher's kernel moves its operands between global memory and the chip; the launchers
+// return the path they took, and the programs print it. 128-bit global accesses (float4, one
+// LDG.128 or STG.128 per thread) move four floats in one instruction, but only from an address
+// that is a multiple of 16 bytes: for a matrix, its data pointer and every row start. Stages
+// 10-15 fall back to one element per access where that does not hold (13-15 copy 8 BF16 per
+// 16 bytes, matrix_bf16.hpp); 16-18 copy whole tiles with TMA, which needs the same alignment,
+// and fall back to stage 15's kernel without it.
 #pragma once
 
 #include <cstdint>
@@ -36,13 +34,6 @@ inline const char* path_name(OperandPath path) {
 // can be read or written as one float4.
 inline bool allows_float4(const Matrix& m) {
   return reinterpret_cast<std::uintptr_t>(m.data) % 16 == 0 && m.stride % 4 == 0;
-}
-
-// True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
-// tensor cores leave each thread pairs of neighbouring elements of C (stages 14-18), which then
-// go out as one float2.
-LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
-  return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
 }
 
 // The 16-byte path when every operand a kernel moves 16 bytes at a time allows it, else the

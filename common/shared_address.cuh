@@ -1,6 +1,5 @@
-// The address a PTX instruction names shared memory by: the 32-bit offset in the block's
-// shared window, not the generic 64-bit pointer C++ holds. Every instruction the tensor-core
-// stages write as inline PTX takes it (ldmatrix, cp.async, mbarrier, TMA, wgmma descriptors).
+// The address a PTX instruction names shared memory by (ldmatrix, cp.async, mbarrier, TMA,
+// wgmma descriptors): the 32-bit offset in the block's shared window, not the generic pointer.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "common/errors.hpp"
+#include "common/tensor_map_fp32.hpp"
+#include "common/tensor_map_fp8.hpp"
 
 namespace ladder {
 namespace {

@@ -1,15 +1,15 @@
-// Part 4's Hopper stages (16-18) copy tiles with the tensor memory accelerator (TMA). A TMA
+// The Hopper stages copy tiles with the tensor memory accelerator (TMA). A TMA
 // copy names no addresses: it names a tensor map, a 128-byte descriptor of a matrix in global
 // memory (base, sizes, row stride, the box one copy moves, the shared-memory layout to write),
 // and the coordinates of a box. The driver encodes the map on the host; the kernel receives it
-// as a __grid_constant__ parameter.
+// as a __grid_constant__ parameter. Here the maps of BF16 operands and of C; the FP32 and E4M3
+// operands' are in tensor_map_fp32.hpp and tensor_map_fp8.hpp.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap and the encoding enums only: nothing from libcuda is linked
 
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
-#include "common/matrix_fp8.hpp"
 #include "common/operand_path.hpp"
 
 namespace ladder {
@@ -31,16 +31,8 @@ CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows);
 // caught it). So: allows_float4, and a width of whole chunks.
 inline bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.width % 4 == 0; }
 
-// The same over an FP32 view, to load from (A and B^T of stage 18's TF32 variant): the 128-byte
-// swizzle on the shared-memory side, allows_float4(m) and a box of 4 to 32 columns (a multiple
-// of 4) by 1 to 256 rows, or std::invalid_argument.
-CUtensorMap make_tensor_map_2d(const Matrix& m, int box_cols, int box_rows);
-
-// The same over an E4M3 view (stage 20's A and B^T): allows_16_bytes(m) and a box of 16 to 128
-// columns (a multiple of 16) by 1 to 256 rows, or std::invalid_argument.
-CUtensorMap make_tensor_map_2d(const MatrixFp8& m, int box_cols, int box_rows);
-
-// A map to store into C through (stage 18's epilogue): the same, and allows_tma_store(c).
+// A map to store into the FP32 view c through: the 128-byte swizzle, allows_tma_store(c) and a
+// box of 4 to 32 columns (a multiple of 4) by 1 to 256 rows, or std::invalid_argument.
 CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows);
 
 }  // namespace ladder

@@ -12,11 +12,10 @@ struct TileOrigin {
 };
 
 // Where the block that takes tile t starts, in a grid of tile_rows x tile_cols tiles taken in
-// groups of group_rows tile rows (the last group has fewer where tile_rows is not a multiple of
-// group_rows). A tile is one block of block_m x block_n elements, or, where blocks work in
-// clusters stacked along M (stage 18), blocks_per_tile of them one above the other, of which the
-// caller is number `block`. Index is t's type: int, or unsigned for blockIdx.x as it is (stage
-// 12), whose quotient and remainder by a group's tile count are then taken unsigned.
+// groups of group_rows tile rows (the last group may have fewer). A tile is one block of
+// block_m x block_n elements, or, in clusters stacked along M (stage 18), blocks_per_tile of
+// them one above the other, of which the caller is number `block`. Index: int, or unsigned for
+// blockIdx.x as it is (stage 12), whose quotient and remainder are then taken unsigned.
 template <class Index>
 __device__ inline TileOrigin grouped_tile_origin(Index t, int tile_rows, int tile_cols,
                                                  int group_rows, int block_m, int block_n,

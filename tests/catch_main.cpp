@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "common/harness/program.hpp"
+#include "common/harness/report.hpp"
 #ifdef LADDER_HAVE_CUDA
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"

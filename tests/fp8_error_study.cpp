@@ -19,13 +19,14 @@
 #include <vector>
 
 #include "20_gpu_fp8/kernel.hpp"
+#include "20_gpu_fp8/quantize.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/cublaslt_fp8.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
-#include "common/harness/options.hpp"
+#include "common/harness/program.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
@@ -36,6 +37,9 @@
 namespace {
 
 using namespace ladder;
+
+// Stage 20's quantisation on the device, which Fp8Operands runs.
+const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
 // A per-tensor product: stage 20's variants and cuBLASLt. window(k): the products summed
 // between promotions, for the bound (cuBLASLt's is not documented: 128 is assumed, as
@@ -114,7 +118,7 @@ bool bound_table(const std::vector<Kernel>& measured, bool quick, std::uint64_t&
         HostMatrix b(k, n);
         test::kInputFamilies[family].make(a, b, seed);
         seed += 2;
-        Fp8Operands ops(a.view(), b.view());
+        Fp8Operands ops(a.view(), b.view(), kQuantizers);
         DeviceMatrix c(m, n);
         for (std::size_t i = 0; i < measured.size(); ++i) {
           const double gamma = fp8_gemm_gamma(k, measured[i].window(k));
@@ -152,7 +156,7 @@ void promotion_table(const std::vector<Kernel>& measured, bool quick, std::uint6
       HostMatrix b(k, size);
       test::kInputFamilies[family].make(a, b, seed);
       seed += 2;
-      Fp8Operands ops(a.view(), b.view());
+      Fp8Operands ops(a.view(), b.view(), kQuantizers);
       DeviceMatrix c(size, size);
       for (std::size_t i = 0; i < measured.size(); ++i) {
         table[i].push_back(measure(measured[i], ops, c, 1.0));
@@ -185,7 +189,7 @@ void scaling_table(bool quick, std::uint64_t& seed) {
     test::uniform(a, b, seed);
     seed += 2;
     for (int col = 0; col < k; ++col) a.set(0, col, a.get(0, col) * outlier);
-    Fp8Operands tensor(a.view(), b.view());
+    Fp8Operands tensor(a.view(), b.view(), kQuantizers);
     BlockFp8Operands blocks(a.view(), b.view());
     DeviceMatrix c(m, n);
     // Rows 1.. of A and of C: the rows the outlier does not enter.

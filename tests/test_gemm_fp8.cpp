@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "20_gpu_fp8/kernel.hpp"
+#include "20_gpu_fp8/quantize.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_fp8.hpp"
@@ -32,6 +33,9 @@ using test::Layout;
 using test::view_in;
 
 namespace {
+
+// Stage 20's quantisation on the device, which Fp8Operands runs.
+const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
 // Shapes on both sides of stage 20's edges: tiles of 128 rows and 128, 192 or 256 columns (two
 // parts of 128), K slices of 128 (one scale block) and the 32-deep wgmma step. K = 1064 is 8
@@ -227,7 +231,7 @@ TEST_CASE("20 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage
     CAPTURE(test::describe(shape));
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
     HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 6);
-    Fp8Operands ops(a.view(), b.view());
+    Fp8Operands ops(a.view(), b.view(), kQuantizers);
     DeviceMatrix first(shape.m, shape.n);
     launch_gemm_fp8(fp8_configs().front(), ops.a(), ops.b_t(), first.view());
     DeviceMatrixFp8 a_work(shape.m, shape.k, fp8_stride(shape.k));
@@ -258,7 +262,7 @@ TEST_CASE("20 FP8: bit-identical results run after run", "[gpu][sm90][stage20][r
   const int runs = quick ? 2 : 30;
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 7);
   HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 8);
-  Fp8Operands ops(a.view(), b.view());
+  Fp8Operands ops(a.view(), b.view(), kQuantizers);
   BlockFp8Operands blocks(a.view(), b.view());
   DeviceMatrix c(shape.m, shape.n);
   const std::vector<std::function<void()>> launches = {

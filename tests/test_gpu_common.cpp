@@ -24,11 +24,14 @@
 #include "common/harness/cublas_gemm.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/gpu_timing.hpp"
+#include "common/harness/report.hpp"
+#include "common/harness/bf16_operand.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/transpose_bench.hpp"
 #include "common/harness/verify.hpp"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
+#include "common/tensor_map_fp32.hpp"
 #include "test_support.hpp"
 
 using namespace ladder;

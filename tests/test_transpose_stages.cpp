@@ -8,10 +8,11 @@
 #include "06_transpose_naive/kernel.hpp"
 #include "07_transpose_shared/kernel.hpp"
 #include "08_transpose_padded/kernel.hpp"
-#include "08_transpose_padded/overlap.hpp"
+#include "common/harness/transpose_bench.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_memory.hpp"
+#include "common/harness/report.hpp"
 #include "common/harness/tiled_copy.hpp"
 #include "common/harness/verify.hpp"
 #include "test_support.hpp"
@@ -99,7 +100,9 @@ TEST_CASE("08 round trips through pinned memory are exact, serial and in bands",
     for (const int bands : {1, 3, 8}) {
       CAPTURE(shape.rows, shape.cols, bands);
       Report report("08_transpose_padded", "", "");
-      run_round_trips(report, TransposeShape{shape.rows, shape.cols}, options, 32, 8, bands);
+      TransposeBench bench(TransposeShape{shape.rows, shape.cols}, options);
+      bench.run_round_trips(
+          report, [](Matrix in, Matrix out) { launch_transpose_padded(in, out, 32, 8); }, bands);
       REQUIRE(report.measurements().size() == 2);
       for (const Measurement& row : report.measurements()) {
         INFO(row.variant << ": " << row.check.summary());

@@ -5,7 +5,7 @@
 // (tests/CMakeLists.txt).
 #include <cstdint>
 
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/warpgroup.cuh"
 #include "common/hopper/wgmma.cuh"
 
 __global__ void commit_after_join(const std::uint32_t* in, float* out, int slices,

@@ -1,7 +1,10 @@
-#include "common/harness/gemm_bench.hpp"
+#include <optional>
 
 #include "common/harness/fill.hpp"
+#include "common/harness/gemm_bench.hpp"
 #include "common/harness/memory_budget.hpp"
+#include "common/harness/report.hpp"
+#include "common/host_matrix.hpp"
 
 namespace ladder {
 namespace {
@@ -17,26 +20,42 @@ const GemmShape& fits_in_memory(const GemmShape& shape) {
 
 }  // namespace
 
+struct CpuGemmBench::State {
+  GemmShape shape;
+  RunOptions options;
+  HostMatrix a;
+  HostMatrix b;
+  HostMatrix c;
+  std::optional<GemmReference> reference;  // computed once, on first use
+};
+
 CpuGemmBench::CpuGemmBench(const GemmShape& shape, const RunOptions& options)
-    : shape_(fits_in_memory(shape)),
-      options_(options),
-      a_(shape.m, shape.k),
-      b_(shape.k, shape.n),
-      c_(shape.m, shape.n) {
-  fill_random(a_.view(), options.seed);
-  fill_random(b_.view(), options.seed + 1);
+    : state_(new State{fits_in_memory(shape),
+                       options,
+                       HostMatrix(shape.m, shape.k),
+                       HostMatrix(shape.k, shape.n),
+                       HostMatrix(shape.m, shape.n),
+                       {}}) {
+  fill_random(state_->a.view(), options.seed);
+  fill_random(state_->b.view(), options.seed + 1);
 }
 
-void CpuGemmBench::run(Report& report, const std::string& variant, Role role, const Gemm& gemm) {
+CpuGemmBench::~CpuGemmBench() = default;
+
+Matrix CpuGemmBench::b() { return state_->b.view(); }
+
+void CpuGemmBench::run(Report& report, const std::string& variant, Role role,
+                       const GemmLaunch& gemm) {
+  State& s = *state_;
   Measurement row;
   row.variant = variant;
   row.role = role;
-  row.work = 2.0 * shape_.m * shape_.n * static_cast<double>(shape_.k);
+  row.work = 2.0 * s.shape.m * s.shape.n * static_cast<double>(s.shape.k);
   row.timing = measure_host(
-      options_.repeats, [&] { gemm(a_.view(), b_.view(), c_.view()); },
-      [&] { poison(c_.view()); });
-  if (!reference_) reference_ = reference_gemm(a_.view(), b_.view());
-  row.check = check_gemm(c_.view(), *reference_, shape_.k);
+      s.options.repeats, [&] { gemm(s.a.view(), s.b.view(), s.c.view()); },
+      [&] { poison(s.c.view()); });
+  if (!s.reference) s.reference = reference_gemm(s.a.view(), s.b.view());
+  row.check = check_gemm(s.c.view(), *s.reference, s.shape.k);
   report.add(row);
 }
 

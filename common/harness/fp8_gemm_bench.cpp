@@ -6,7 +6,7 @@
 #include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/gemm_bench.hpp"
-#include "common/harness/gpu_timing.hpp"
+#include "common/harness/time_gemm.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/verify.hpp"
 
@@ -55,7 +55,7 @@ CheckResult check_codes(const MatrixFp8& got, const MatrixFp8& want) {
   return result;
 }
 
-Fp8Operands::Fp8Operands(Matrix a, Matrix b)
+Fp8Operands::Fp8Operands(Matrix a, Matrix b, const Fp8Quantizers& quantizers)
     : a_(a.height, a.width),
       b_(b.height, b.width),
       a8_(a.height, a.width, fp8_stride(a.width)),
@@ -66,10 +66,10 @@ Fp8Operands::Fp8Operands(Matrix a, Matrix b)
       b_widened_(b.height, b.width) {
   a_.upload(a);
   b_.upload(b);
-  e4m3_scale_on_device(a_.view(), a_scale_.get());
-  e4m3_scale_on_device(b_.view(), b_scale_.get());
-  quantize_e4m3(a_.view(), a_scale_.get(), a8_.view());
-  quantize_e4m3_transposed(b_.view(), b_scale_.get(), b_t8_.view());
+  quantizers.scale(a_.view(), a_scale_.get());
+  quantizers.scale(b_.view(), b_scale_.get());
+  quantizers.same_layout(a_.view(), a_scale_.get(), a8_.view());
+  quantizers.transposed(b_.view(), b_scale_.get(), b_t8_.view());
   const float a_factor = a_scale_.download().dequantize;
   const float b_factor = b_scale_.download().dequantize;
   HostMatrixFp8 a_codes(a.height, a.width);
@@ -128,12 +128,14 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
   b_widened_.upload(b_widened_host_.view());
 }
 
-Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options)
+Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
+                           const Fp8Quantizers& quantizers)
     : shape_(fits_in_memory(shape)),
       options_(options),
+      quantizers_(quantizers),
       a_host_(random_host_matrix(shape.m, shape.k, options.seed)),
       b_host_(random_host_matrix(shape.k, shape.n, options.seed + 1)),
-      ops_(a_host_.view(), b_host_.view()),
+      ops_(a_host_.view(), b_host_.view(), quantizers),
       c_(shape.m, shape.n) {
   if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
 }
@@ -230,20 +232,21 @@ void Fp8GemmBench::run_quantisation(Report& report) {
   report.add(memcpy_row);
   Measurement scale_row = time(
       "B's scale (largest |x|, reads B)", Role::stage, 4.0 * elements,
-      [&] { e4m3_scale_on_device(b, scale.get()); }, [] {});
+      [&] { quantizers_.scale(b, scale.get()); }, [] {});
   scale_row.check.checked = 1;
   scale_row.check.ok = scale.download().quantize == factor;
   report.add(scale_row);
   Measurement same_row = time(
       "B into E4M3, same layout", Role::stage, 5.0 * elements,
-      [&] { quantize_e4m3(b, scale.get(), same_layout.view()); }, [&] { same_layout.poison(); });
+      [&] { quantizers_.same_layout(b, scale.get(), same_layout.view()); },
+      [&] { same_layout.poison(); });
   HostMatrixFp8 got(k, n);
   same_layout.download(got.view());
   same_row.check = check_codes(got.view(), want.view());
   report.add(same_row);
   Measurement transposed_row = time(
       "B into E4M3 B^T (transposing)", Role::stage, 5.0 * elements,
-      [&] { quantize_e4m3_transposed(b, scale.get(), b_t.view()); }, [&] { b_t.poison(); });
+      [&] { quantizers_.transposed(b, scale.get(), b_t.view()); }, [&] { b_t.poison(); });
   HostMatrixFp8 got_t(n, k);
   b_t.download(got_t.view());
   transposed_row.check = check_codes(got_t.view(), want_t.view());

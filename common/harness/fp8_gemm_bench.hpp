@@ -12,7 +12,7 @@
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_fp8.hpp"
 #include "common/harness/cublaslt_fp8.hpp"
-#include "common/harness/options.hpp"
+#include "common/harness/program.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
@@ -39,12 +39,21 @@ void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
   }
 }
 
+// The quantisation on the device that the bench runs: the program's own (stage 20's,
+// 20_gpu_fp8/quantize.hpp), since the harness links no stage. Each queues its work on the
+// default stream.
+struct Fp8Quantizers {
+  void (*scale)(Matrix src, Fp8Scale* scale);                             // the per-tensor scale
+  void (*same_layout)(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);  // A into E4M3
+  void (*transposed)(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);   // B into E4M3 B^T
+};
+
 // E4M3 operands with one scale per tensor, quantised on the device from host A and B (A as it
-// is, B into B^T), and what they stand for (codes times the factor, in FP32) on the device and
-// the host: the inputs of a check, in which every product is exact.
+// is, B into B^T) by `quantizers`, and what they stand for (codes times the factor, in FP32) on
+// the device and the host: the inputs of a check, in which every product is exact.
 class Fp8Operands {
  public:
-  Fp8Operands(Matrix a, Matrix b);
+  Fp8Operands(Matrix a, Matrix b, const Fp8Quantizers& quantizers);
 
   ScaledFp8 a() const { return {a8_.view(), a_scale_.get()}; }
   ScaledFp8 b_t() const { return {b_t8_.view(), b_scale_.get()}; }
@@ -103,9 +112,10 @@ class Fp8GemmBench {
   using FloatLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
 
   // Random FP32 A and B as every GEMM bench makes them (options.seed, seed + 1), quantised per
-  // tensor on the device before anything is timed (Fp8Operands). Throws UsageError when the
-  // problem does not fit this machine's memory.
-  Fp8GemmBench(const GemmShape& shape, const RunOptions& options);
+  // tensor on the device by `quantizers` before anything is timed (Fp8Operands). Throws
+  // UsageError when the problem does not fit this machine's memory.
+  Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
+               const Fp8Quantizers& quantizers);
   ~Fp8GemmBench();
 
   // Times `launch` on the per-tensor operands (C poisoned and L2 flushed before each run, as
@@ -141,6 +151,7 @@ class Fp8GemmBench {
 
   GemmShape shape_;
   RunOptions options_;
+  Fp8Quantizers quantizers_;
   HostMatrix a_host_;
   HostMatrix b_host_;
   Fp8Operands ops_;

@@ -2,9 +2,13 @@
 
 #include <stdexcept>
 
+#include "common/device_matrix.hpp"
+#include "common/harness/cublas_gemm.hpp"
 #include "common/harness/fill.hpp"
-#include "common/harness/gpu_timing.hpp"
 #include "common/harness/memory_budget.hpp"
+#include "common/harness/report.hpp"
+#include "common/harness/time_gemm.hpp"
+#include "common/host_matrix.hpp"
 
 namespace ladder {
 namespace {
@@ -33,77 +37,111 @@ Measurement time_gpu_gemm(const GemmShape& shape, const RunOptions& options, Dev
   return row;
 }
 
-GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options, GemmInputs inputs)
-    : shape_(fits_in_memory(shape)),
-      options_(options),
-      inputs_(inputs),
-      a_host_(shape.m, shape.k),
-      b_host_(shape.k, shape.n),
-      c_host_(shape.m, shape.n),
-      a_(shape.m, shape.k),
-      b_(shape.k, shape.n),
-      c_(shape.m, shape.n) {
-  fill_random(a_host_.view(), options.seed);
-  fill_random(b_host_.view(), options.seed + 1);
-  if (inputs == GemmInputs::tf32) {
-    round_to_tf32(a_host_.view());
-    round_to_tf32(b_host_.view());
+struct GemmBench::State {
+  GemmShape shape;
+  RunOptions options;
+  GemmInputs inputs;
+  HostMatrix a_host;
+  HostMatrix b_host;
+  HostMatrix c_host;
+  DeviceMatrix a;
+  DeviceMatrix b;
+  DeviceMatrix c;
+  CublasGemm cublas;
+  std::unique_ptr<L2Flush> l2_flush;  // null unless options.l2 is "flushed"
+
+  State(const GemmShape& problem, const RunOptions& run, GemmInputs kind)
+      : shape(fits_in_memory(problem)),
+        options(run),
+        inputs(kind),
+        a_host(problem.m, problem.k),
+        b_host(problem.k, problem.n),
+        c_host(problem.m, problem.n),
+        a(problem.m, problem.k),
+        b(problem.k, problem.n),
+        c(problem.m, problem.n) {
+    fill_random(a_host.view(), run.seed);
+    fill_random(b_host.view(), run.seed + 1);
+    if (kind == GemmInputs::tf32) {
+      round_to_tf32(a_host.view());
+      round_to_tf32(b_host.view());
+    }
+    a.upload(a_host.view());
+    b.upload(b_host.view());
+    if (run.flush_l2()) l2_flush = std::make_unique<L2Flush>();
   }
-  a_.upload(a_host_.view());
-  b_.upload(b_host_.view());
-  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
-}
+
+  Measurement time_and_check(const std::string& variant, Role role, const GemmLaunch& launch,
+                             double gamma) {
+    Measurement row = time_gpu_gemm(shape, options, c, l2_flush.get(),
+                                    [&] { launch(a.view(), b.view(), c.view()); });
+    row.variant = variant;
+    row.role = role;
+    row.check =
+        check_gemm_on_device(a.view(), b.view(), c.view(), a_host.view(), b_host.view(), gamma);
+    return row;
+  }
+};
+
+GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options, GemmInputs inputs)
+    : state_(std::make_unique<State>(shape, options, inputs)) {}
 
 GemmBench::~GemmBench() = default;
 
-void GemmBench::time_and_check(Report& report, const std::string& variant, Role role,
-                               const Launch& launch, double gamma) {
-  Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(),
-                                  [&] { launch(a_.view(), b_.view(), c_.view()); });
-  row.variant = variant;
-  row.role = role;
-  row.check = check_gemm_on_device(a_.view(), b_.view(), c_.view(), a_host_.view(),
-                                   b_host_.view(), gamma);
-  report.add(row);
+Matrix GemmBench::a() const { return state_->a.view(); }
+Matrix GemmBench::b() const { return state_->b.view(); }
+Matrix GemmBench::c() const { return state_->c.view(); }
+
+void GemmBench::run(Report& report, const std::string& variant, Role role,
+                    const GemmLaunch& launch) {
+  report.add(state_->time_and_check(variant, role, launch, gemm_gamma(state_->shape.k)));
 }
 
-void GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch) {
-  time_and_check(report, variant, role, launch, gemm_gamma(shape_.k));
+OperandPath GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
+                                   const GemmPathLaunch& launch, PathName name) {
+  TakenPath taken;
+  Measurement row = state_->time_and_check(
+      variant, role, [&](Matrix a, Matrix b, Matrix c) { taken(launch(a, b, c)); },
+      gemm_gamma(state_->shape.k));
+  row.variant += std::string(", ") + name(taken.path());
+  report.add(row);
+  return taken.path();
 }
 
 void GemmBench::run_tf32(Report& report, const std::string& variant, Role role,
-                         const Launch& launch) {
+                         const GemmLaunch& launch) {
   // The bound holds only for inputs the tensor cores read exactly.
-  if (inputs_ != GemmInputs::tf32) {
+  if (state_->inputs != GemmInputs::tf32) {
     throw std::logic_error("GemmBench::run_tf32 needs GemmInputs::tf32");
   }
-  time_and_check(report, variant, role, launch, tensor_gemm_gamma(shape_.k));
+  report.add(state_->time_and_check(variant, role, launch, tensor_gemm_gamma(state_->shape.k)));
 }
 
 void GemmBench::run_cublas(Report& report) {
   run(report, "cuBLAS SGEMM FP32", Role::ceiling,
-      [this](Matrix a, Matrix b, Matrix c) { cublas_(a, b, c); });
+      [this](Matrix a, Matrix b, Matrix c) { state_->cublas(a, b, c); });
 }
 
 void GemmBench::run_cublas_tf32(Report& report) {
   run_tf32(report, "cuBLAS TF32 (FP32 accumulate)", Role::ceiling,
-           [this](Matrix a, Matrix b, Matrix c) { cublas_.tf32(a, b, c); });
+           [this](Matrix a, Matrix b, Matrix c) { state_->cublas.tf32(a, b, c); });
 }
 
 void GemmBench::run_transfers(Report& report) {
+  State& s = *state_;
   Measurement row;
   row.variant = "copies H2D A,B + D2H C";
   row.role = Role::transfer;
   row.unit = "GB/s";
-  row.work = sizeof(float) * (static_cast<double>(shape_.m) * shape_.k +
-                              static_cast<double>(shape_.k) * shape_.n +
-                              static_cast<double>(shape_.m) * shape_.n);
+  row.work = sizeof(float) * (static_cast<double>(s.shape.m) * s.shape.k +
+                              static_cast<double>(s.shape.k) * s.shape.n +
+                              static_cast<double>(s.shape.m) * s.shape.n);
   row.timing = measure_gpu(
-      options_.repeats,
+      s.options.repeats,
       [&] {
-        a_.upload(a_host_.view());
-        b_.upload(b_host_.view());
-        c_.download(c_host_.view());
+        s.a.upload(s.a_host.view());
+        s.b.upload(s.b_host.view());
+        s.c.download(s.c_host.view());
       },
       [] {});
   report.add(row);

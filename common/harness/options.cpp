@@ -1,5 +1,3 @@
-#include "common/harness/options.hpp"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +5,7 @@
 #include <utility>
 
 #include "common/errors.hpp"
+#include "common/harness/program.hpp"
 #include "common/matrix.hpp"
 
 namespace ladder {
@@ -34,78 +33,91 @@ long long parse_integer(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-Cli::Cli(std::string program, std::string summary)
-    : program_(std::move(program)), summary_(std::move(summary)) {}
+struct Cli::Options {
+  struct Option {
+    std::string name;
+    std::string help;
+    std::string default_text;
+    bool takes_value;
+    std::function<void(const std::string&)> accept;
+  };
+  std::string program;
+  std::string summary;
+  std::vector<Option> list;
+  std::vector<std::function<void()>> checks;
 
-void Cli::add_int(const std::string& name, int* value, const std::string& help, int min,
-                  int max) {
-  options_.push_back({name, help, std::to_string(*value), true,
-                      [name, value, min, max](const std::string& text) {
-                        const long long parsed = parse_integer(name, text);
-                        if (parsed < min) {
-                          throw UsageError(name + " must be at least " + std::to_string(min) +
-                                           ", got " + text);
-                        }
-                        if (parsed > max) {
-                          throw UsageError(name + " must be at most " + std::to_string(max) +
-                                           ", got " + text);
-                        }
-                        *value = static_cast<int>(parsed);
-                      }});
+  const Option* find(const std::string& name) const {
+    for (const auto& option : list) {
+      if (option.name == name) return &option;
+    }
+    return nullptr;
+  }
+};
+
+Cli::Cli(std::string program, std::string summary)
+    : options_(new Options{std::move(program), std::move(summary), {}, {}}) {}
+
+Cli::~Cli() = default;
+
+void Cli::add_int(const std::string& name, int* value, const std::string& help, int min, int max) {
+  options_->list.push_back(
+      {name, help, std::to_string(*value), true, [name, value, min, max](const std::string& text) {
+         const long long parsed = parse_integer(name, text);
+         if (parsed < min) {
+           throw UsageError(name + " must be at least " + std::to_string(min) + ", got " + text);
+         }
+         if (parsed > max) {
+           throw UsageError(name + " must be at most " + std::to_string(max) + ", got " + text);
+         }
+         *value = static_cast<int>(parsed);
+       }});
 }
 
 void Cli::add_seed(const std::string& name, std::uint64_t* value, const std::string& help) {
-  options_.push_back({name, help, std::to_string(*value), true,
-                      [name, value](const std::string& text) {
-                        if (!text.empty() && text[0] == '-') {
-                          throw UsageError(name + " must not be negative, got " + text);
-                        }
-                        char* end = nullptr;
-                        errno = 0;
-                        const unsigned long long parsed = std::strtoull(text.c_str(), &end, 10);
-                        if (text.empty() || *end != '\0') {
-                          throw UsageError(name + " needs a whole number, got '" + text + "'");
-                        }
-                        if (errno == ERANGE) {
-                          throw UsageError(name + " is too large, got " + text);
-                        }
-                        *value = parsed;
-                      }});
+  options_->list.push_back(
+      {name, help, std::to_string(*value), true, [name, value](const std::string& text) {
+         if (!text.empty() && text[0] == '-') {
+           throw UsageError(name + " must not be negative, got " + text);
+         }
+         char* end = nullptr;
+         errno = 0;
+         const unsigned long long parsed = std::strtoull(text.c_str(), &end, 10);
+         if (text.empty() || *end != '\0') {
+           throw UsageError(name + " needs a whole number, got '" + text + "'");
+         }
+         if (errno == ERANGE) {
+           throw UsageError(name + " is too large, got " + text);
+         }
+         *value = parsed;
+       }});
 }
 
-void Cli::add_choice(const std::string& name, std::string* value,
-                     std::vector<std::string> choices, const std::string& help) {
+void Cli::add_choice(const std::string& name, std::string* value, std::vector<std::string> choices,
+                     const std::string& help) {
   std::string listed;
   for (const auto& choice : choices) listed += (listed.empty() ? "" : "|") + choice;
   // A long list (stage 12's tilings) would bury the help: a wrong value prints it instead.
-  const std::string shown = listed.size() <= 80 ? listed
-                                                : std::to_string(choices.size()) +
-                                                      " choices; a wrong value lists them";
-  options_.push_back({name, help + " (" + shown + ")", *value, true,
-                      [name, value, choices, listed](const std::string& text) {
-                        for (const auto& choice : choices) {
-                          if (text == choice) {
-                            *value = text;
-                            return;
-                          }
-                        }
-                        throw UsageError(name + " must be one of " + listed + ", got '" +
-                                         text + "'");
-                      }});
+  const std::string shown =
+      listed.size() <= 80 ? listed
+                          : std::to_string(choices.size()) + " choices; a wrong value lists them";
+  options_->list.push_back({name, help + " (" + shown + ")", *value, true,
+                            [name, value, choices, listed](const std::string& text) {
+                              for (const auto& choice : choices) {
+                                if (text == choice) {
+                                  *value = text;
+                                  return;
+                                }
+                              }
+                              throw UsageError(name + " must be one of " + listed + ", got '" +
+                                               text + "'");
+                            }});
 }
 
 void Cli::add_flag(const std::string& name, bool* value, const std::string& help) {
-  options_.push_back({name, help, "", false, [value](const std::string&) { *value = true; }});
+  options_->list.push_back({name, help, "", false, [value](const std::string&) { *value = true; }});
 }
 
-void Cli::add_check(std::function<void()> check) { checks_.push_back(std::move(check)); }
-
-const Cli::Option* Cli::find(const std::string& name) const {
-  for (const auto& option : options_) {
-    if (option.name == name) return &option;
-  }
-  return nullptr;
-}
+void Cli::add_check(std::function<void()> check) { options_->checks.push_back(std::move(check)); }
 
 bool Cli::parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -121,7 +133,7 @@ bool Cli::parse(int argc, char** argv) {
       arg.resize(eq);
       has_inline_value = true;
     }
-    const Option* option = find(arg);
+    const Options::Option* option = options_->find(arg);
     if (option == nullptr) throw UsageError("unknown option '" + arg + "'");
     if (option->takes_value && !has_inline_value) {
       if (i + 1 >= argc) throw UsageError(arg + " needs a value");
@@ -131,20 +143,24 @@ bool Cli::parse(int argc, char** argv) {
     }
     option->accept(value);
   }
-  for (const auto& check : checks_) check();
+  for (const auto& check : options_->checks) check();
   return true;
 }
 
 std::string Cli::usage() const {
   std::ostringstream out;
-  out << program_ << ": " << summary_ << "\n\nUsage: " << program_ << " [options]\n\nOptions:\n";
-  for (const auto& option : options_) {
+  out << options_->program << ": " << options_->summary << "\n\nUsage: " << options_->program
+      << " [options]\n\nOptions:\n";
+  for (const auto& option : options_->list) {
     out << option_line(option.name + (option.takes_value ? " <value>" : ""), option.help);
     if (!option.default_text.empty()) out << " [default: " << option.default_text << "]";
     out << "\n";
   }
-  out << option_line("--help", "print this help") << "\n\n"
-         "Every matrix, with the " << kEdgeRows << " rows past it that edge tiles address, "
+  out << option_line("--help", "print this help")
+      << "\n\n"
+         "Every matrix, with the "
+      << kEdgeRows
+      << " rows past it that edge tiles address, "
          "must hold fewer than 2^31 elements (8 GiB of floats), so that kernels can index it "
          "with int; and it must fit in this machine's memory.\n"
          "Exit codes: 0 verified, 1 wrong result or runtime error, 2 bad usage, "
@@ -191,35 +207,6 @@ void add_gemm_shape(Cli& cli, GemmShape& shape) {
     check_matrix_shape(shape.k, shape.n, shape.n);
     check_matrix_shape(shape.m, shape.n, shape.n);
   });
-}
-
-std::string TransposeShape::describe() const {
-  return std::to_string(rows) + "x" + std::to_string(cols) + " floats";
-}
-
-void add_transpose_shape(Cli& cli, TransposeShape& shape) {
-  cli.add_int("--rows", &shape.rows, "rows of the input");
-  cli.add_int("--cols", &shape.cols, "columns of the input");
-  cli.add_check([&shape] { check_matrix_shape(shape.rows, shape.cols, shape.cols); });
-}
-
-std::vector<int> TransposeLayout::block_rows() const {
-  std::vector<int> rows;
-  if (layout != "four") rows.push_back(tile_size());
-  if (layout != "one") rows.push_back(tile_size() / 4);
-  return rows;
-}
-
-void add_transpose_layout(Cli& cli, TransposeLayout& layout) {
-  cli.add_choice("--tile", &layout.tile, {"32", "16"}, "tile edge in elements");
-  cli.add_choice("--layout", &layout.layout, {"both", "one", "four"},
-                 "threads per tile: tile x tile (one element each), tile x tile/4 (four "
-                 "each), or both");
-}
-
-std::string layout_name(int tile, int block_rows) {
-  return "tile " + std::to_string(tile) + ", " + std::to_string(tile) + "x" +
-         std::to_string(block_rows) + " threads";
 }
 
 void add_config_choice(Cli& cli, std::string* chosen, const std::vector<std::string>& configs,

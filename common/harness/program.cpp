@@ -1,4 +1,4 @@
-#include "common/harness/program.hpp"
+#include "common/harness/report.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,35 +1,106 @@
-// The contract every stage program keeps: its exit codes, and the wrapper that turns what
-// its body throws into them.
+// What a stage program includes: its exit codes, its command line, and the report it prints.
+// The benches (gemm_bench.hpp and its siblings) time and check the kernels into the report.
 #pragma once
 
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace ladder {
 
-// 0 verified, 1 wrong result or runtime error, 2 bad usage, 77 no usable GPU or a GPU
-// without the stage's instructions (what ctest shows as Skipped).
+// 0 verified, 1 wrong result or error, 2 bad usage, 77 no usable GPU (ctest: Skipped).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitSkipped = 77;
 
-// Whether no usable GPU is a failure rather than a skip: the environment variable
-// LADDER_REQUIRE_GPU, given its value (nullptr when unset), is set to anything but "" or
-// "0". A machine meant to run the GPU tests sets it (scripts/gpu_check.sh, the `native` and
-// `sanitize` test presets), so that a GPU the build has no code for, or too old a driver,
-// fails there instead of passing as Skipped.
-bool gpu_required(const char* variable_value);
-bool gpu_required();  // reads LADDER_REQUIRE_GPU
-
-// What a program or the test runner does when no GPU is usable: prints "skipped: " and
-// `message` on stderr and returns kExitSkipped, or, when `required`, prints "error: " and
-// `message`, then a line naming LADDER_REQUIRE_GPU, and returns kExitFailure. `prefix`
-// starts each line ("04_gpu_shared_tiled: ", or "" for the test runner).
-int no_usable_gpu(const std::string& prefix, const std::string& message, bool required);
-
-// Runs a stage program's body and turns what it throws into the exit codes above and a
-// one-line message on stderr: UsageError 2, UnsupportedGpuError 77, NoDeviceError 77 (1 when
-// gpu_required()), anything else 1.
+// Runs a program's body; what it throws becomes one line on stderr and an exit code:
+// UsageError 2, UnsupportedGpuError and NoDeviceError 77, anything else 1.
 int run_program(const char* program, int (*body)(int, char**), int argc, char** argv);
+
+std::string require_gpu();      // device 0, checked (NoDeviceError), described for the report
+std::string cpu_description();  // the CPU's model and the CPU stages' compiler flags
+
+// The command line: "--name value" or "--name=value", and --help.
+class Cli {
+ public:
+  Cli(std::string program, std::string summary);
+  ~Cli();
+  void add_int(const std::string& name, int* value, const std::string& help, int min = 1,
+               int max = INT_MAX);
+  void add_seed(const std::string& name, std::uint64_t* value, const std::string& help);
+  void add_choice(const std::string& name, std::string* value, std::vector<std::string> choices,
+                  const std::string& help);
+  void add_flag(const std::string& name, bool* value, const std::string& help);
+  void add_check(std::function<void()> check);  // run after every option is read
+  // False when it printed the usage for --help; throws UsageError for anything it refuses.
+  bool parse(int argc, char** argv);
+  std::string usage() const;
+
+ private:
+  struct Options;
+  std::unique_ptr<Options> options_;
+};
+
+struct Repeats {
+  int warmup = 1;  // untimed runs first: caches, clocks, lazy loading
+  int timed = 5;   // the median of these is reported
+};
+
+struct RunOptions {
+  Repeats repeats;
+  std::uint64_t seed = 0;
+  bool csv = false;
+  std::string l2;  // GPU programs: "flushed" (before each timed run) or "warm"; CPU: empty
+  bool flush_l2() const { return l2 == "flushed"; }
+};
+void add_run_options(Cli& cli, RunOptions& options);
+RunOptions gpu_run_defaults();  // kernels take milliseconds: many runs
+RunOptions cpu_run_defaults();  // a naive CPU run takes seconds: fewer
+
+// C (m x n) = A (m x k) * B (k x n); the default is the source articles' problem.
+struct GemmShape {
+  int m = 1920;
+  int n = 1280;
+  int k = 1024;
+  std::string describe() const;  // "A 1920x1024 * B 1024x1280"
+};
+void add_gemm_shape(Cli& cli, GemmShape& shape);
+
+// --config NAME|all: *chosen starts as the first variant, the default; "all" runs every one.
+void add_config_choice(Cli& cli, std::string* chosen, const std::vector<std::string>& configs,
+                       const std::string& help);
+inline bool config_selected(const std::string& chosen, const std::string& name) {
+  return chosen == "all" || chosen == name;
+}
+
+enum class Role {
+  baseline,  // the previous stage's kernel, run again so that ratios come from one run
+  stage,     // a variant this stage teaches
+  ceiling,   // what the hardware and a vendor library reach: cuBLAS, cudaMemcpy
+  transfer,  // host <-> device copies, timed apart from the kernels
+};
+
+struct Measurement;  // one row: common/harness/report.hpp
+
+// The rows a program prints, as a table or CSV, each beside the same run's ceiling and baseline.
+class Report {
+ public:
+  Report(std::string stage, std::string problem, std::string device);
+  ~Report();
+  void add(Measurement measurement);
+  const std::vector<Measurement>& measurements() const;
+  // Prints the table or CSV; returns 0 when every result verified, else 1.
+  int print(bool csv) const;
+  std::string table_text() const;
+  std::string csv_text() const;
+
+ private:
+  struct Rows;
+  std::unique_ptr<Rows> rows_;
+};
 
 }  // namespace ladder

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <fstream>
 
-#include "common/harness/program.hpp"
-
 #ifndef LADDER_CXX_FLAGS
 #define LADDER_CXX_FLAGS "unknown flags"
 #endif
@@ -58,37 +56,48 @@ std::string l2_line(const std::vector<Measurement>& rows) {
 
 }  // namespace
 
+struct Report::Rows {
+  std::string stage;
+  std::string problem;
+  std::string device;
+  std::vector<Measurement> rows;
+
+  // The first ceiling row of a unit: every "% ceiling" refers to it.
+  const Measurement* ceiling(const std::string& unit) const {
+    for (const auto& row : rows) {
+      if (row.role == Role::ceiling && row.unit == unit) return &row;
+    }
+    return nullptr;
+  }
+
+  // What "vs base" compares a row with: the nearest baseline row above it (so a stage that
+  // runs the previous stage's kernel in several layouts pairs each layout with its own), or,
+  // in a stage with no baseline, its first variant.
+  const Measurement* baseline_for(std::size_t row) const {
+    const std::string& unit = rows[row].unit;
+    for (std::size_t i = row + 1; i-- > 0;) {
+      if (rows[i].role == Role::baseline && rows[i].unit == unit) return &rows[i];
+    }
+    for (const auto& candidate : rows) {
+      if (candidate.role == Role::stage && candidate.unit == unit) return &candidate;
+    }
+    return nullptr;
+  }
+};
+
 Report::Report(std::string stage, std::string problem, std::string device)
-    : stage_(std::move(stage)), problem_(std::move(problem)), device_(std::move(device)) {}
+    : rows_(new Rows{std::move(stage), std::move(problem), std::move(device), {}}) {}
 
-void Report::add(Measurement measurement) { rows_.push_back(std::move(measurement)); }
+Report::~Report() = default;
 
-// The first ceiling row of a unit: every "% ceiling" refers to it.
-const Measurement* Report::ceiling(const std::string& unit) const {
-  for (const auto& row : rows_) {
-    if (row.role == Role::ceiling && row.unit == unit) return &row;
-  }
-  return nullptr;
-}
+void Report::add(Measurement measurement) { rows_->rows.push_back(std::move(measurement)); }
 
-// What "vs base" compares a row with: the nearest baseline row above it (so a stage that
-// runs the previous stage's kernel in several layouts pairs each layout with its own), or,
-// in a stage with no baseline, its first variant.
-const Measurement* Report::baseline_for(std::size_t row) const {
-  const std::string& unit = rows_[row].unit;
-  for (std::size_t i = row + 1; i-- > 0;) {
-    if (rows_[i].role == Role::baseline && rows_[i].unit == unit) return &rows_[i];
-  }
-  for (const auto& candidate : rows_) {
-    if (candidate.role == Role::stage && candidate.unit == unit) return &candidate;
-  }
-  return nullptr;
-}
+const std::vector<Measurement>& Report::measurements() const { return rows_->rows; }
 
 int Report::print(bool csv) const {
   std::fputs((csv ? csv_text() : table_text()).c_str(), stdout);
   int exit_code = kExitOk;
-  for (const auto& row : rows_) {
+  for (const auto& row : rows_->rows) {
     if (row.check.ok) continue;
     // The table shows every check; CSV has room for a verdict only, so say why on stderr.
     if (csv) std::fprintf(stderr, "%s: %s\n", row.variant.c_str(), row.check.summary().c_str());
@@ -99,24 +108,25 @@ int Report::print(bool csv) const {
 
 std::string Report::table_text() const {
   std::string out;
-  append(out, "%s: %s\non %s\n%s\n", stage_.c_str(), problem_.c_str(), device_.c_str(),
-         l2_line(rows_).c_str());
+  append(out, "%s: %s\non %s\n%s\n", rows_->stage.c_str(), rows_->problem.c_str(),
+         rows_->device.c_str(), l2_line(rows_->rows).c_str());
   // The variant column is as wide as its longest entry (Part 3 names tilings in full).
   int width = 48;
-  for (const auto& row : rows_) {
+  for (const auto& row : rows_->rows) {
     width = std::max(width, static_cast<int>(row.variant.size()) + 11);  // + " [ceiling]"
   }
-  append(out, "%-*s %11s %11s %17s %8s %9s  %s\n", width, "variant", "median ms", "min ms",
-         "rate", "vs base", "% ceiling", "check");
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    const Measurement& row = rows_[i];
-    const Measurement* base = baseline_for(i);
-    const Measurement* top = ceiling(row.unit);
+  append(out, "%-*s %11s %11s %17s %8s %9s  %s\n", width, "variant", "median ms", "min ms", "rate",
+         "vs base", "% ceiling", "check");
+  for (std::size_t i = 0; i < rows_->rows.size(); ++i) {
+    const Measurement& row = rows_->rows[i];
+    const Measurement* base = rows_->baseline_for(i);
+    const Measurement* top = rows_->ceiling(row.unit);
     char vs_base[16] = "";
     char pct[16] = "";
     // A row compared with itself would always read 1.00x: say nothing instead.
     if (base && base != &row && row.role != Role::transfer) {
-      std::snprintf(vs_base, sizeof vs_base, "%.2fx", base->timing.median_ms / row.timing.median_ms);
+      std::snprintf(vs_base, sizeof vs_base, "%.2fx",
+                    base->timing.median_ms / row.timing.median_ms);
     }
     if (top && row.role != Role::transfer) {
       std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * row.rate() / top->rate());
@@ -127,17 +137,16 @@ std::string Report::table_text() const {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.1f %s", row.rate(), row.unit.c_str());
     append(out, "%-*s %11.4f %11.4f %17s %8s %9s  %s\n", width, variant.c_str(),
-           row.timing.median_ms,
-           row.timing.min_ms, rate, vs_base, pct,
+           row.timing.median_ms, row.timing.min_ms, rate, vs_base, pct,
            row.check.checked == 0 ? "-" : (row.check.ok ? "ok" : "FAILED"));
   }
   out += "\n";
-  for (const auto& row : rows_) {
+  for (const auto& row : rows_->rows) {
     if (row.check.checked > 0) {
       append(out, "  %-*s %s\n", width - 2, row.variant.c_str(), row.check.summary().c_str());
     }
   }
-  const Timing timing = rows_.empty() ? Timing{} : rows_.front().timing;
+  const Timing timing = rows_->rows.empty() ? Timing{} : rows_->rows.front().timing;
   append(out, "\nTimes are the median and minimum of %d timed run%s%s.\n", timing.runs,
          timing.runs == 1 ? "" : "s", timing.warmups > 0 ? " after warm-up" : "");
   return out;
@@ -147,17 +156,17 @@ std::string Report::csv_text() const {
   std::string out =
       "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,"
       "verified,l2\n";
-  for (const auto& row : rows_) {
-    const Measurement* top = ceiling(row.unit);
+  for (const auto& row : rows_->rows) {
+    const Measurement* top = rows_->ceiling(row.unit);
     // Empty, not 0.00, where the row has no ceiling to compare with.
     char pct[32] = "";
     if (top && row.role != Role::transfer) {
       std::snprintf(pct, sizeof pct, "%.2f", 100.0 * row.rate() / top->rate());
     }
-    append(out, "%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%s,%s,%s\n", stage_.c_str(),
-           csv_field(row.variant).c_str(), role_name(row.role), csv_field(problem_).c_str(),
-           csv_field(device_).c_str(), row.timing.median_ms, row.timing.min_ms, row.timing.runs,
-           row.rate(), row.unit.c_str(), pct,
+    append(out, "%s,%s,%s,%s,%s,%.6f,%.6f,%d,%.3f,%s,%s,%s,%s\n", rows_->stage.c_str(),
+           csv_field(row.variant).c_str(), role_name(row.role), csv_field(rows_->problem).c_str(),
+           csv_field(rows_->device).c_str(), row.timing.median_ms, row.timing.min_ms,
+           row.timing.runs, row.rate(), row.unit.c_str(), pct,
            row.check.checked == 0 ? "n/a" : (row.check.ok ? "yes" : "no"), row.l2.c_str());
   }
   return out;

@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <utility>
 
+#include "common/harness/bf16_operand.hpp"
+#include "common/harness/cublas_gemm.hpp"
 #include "common/harness/fill.hpp"
-#include "common/harness/gemm_bench.hpp"
-#include "common/harness/gpu_timing.hpp"
 #include "common/harness/memory_budget.hpp"
+#include "common/harness/report.hpp"
+#include "common/harness/time_gemm.hpp"
 #include "common/harness/verify.hpp"
 
 namespace ladder {
@@ -35,42 +37,70 @@ Bf16Operand::Bf16Operand(HostMatrix values)
   widened_.download(widened_host_.view());
 }
 
+struct TensorGemmBench::State {
+  GemmShape shape;
+  RunOptions options;
+  Bf16Operand a;
+  Bf16Operand b;
+  DeviceMatrix c;
+  CublasGemm cublas;
+  std::unique_ptr<L2Flush> l2_flush;  // null unless options.l2 is "flushed"
+
+  State(const GemmShape& problem, const RunOptions& run)
+      : shape(fits_in_memory(problem)),
+        options(run),
+        a(random_host_matrix(problem.m, problem.k, run.seed)),
+        b(random_host_matrix(problem.k, problem.n, run.seed + 1)),
+        c(problem.m, problem.n) {
+    if (run.flush_l2()) l2_flush = std::make_unique<L2Flush>();
+  }
+
+  Measurement time_and_check(const std::string& variant, Role role,
+                             const std::function<void()>& launch, double gamma) {
+    Measurement row = time_gpu_gemm(shape, options, c, l2_flush.get(), launch);
+    row.variant = variant;
+    row.role = role;
+    row.check = check_gemm_on_device(a.widened(), b.widened(), c.view(), a.widened_host(),
+                                     b.widened_host(), gamma);
+    return row;
+  }
+};
+
 TensorGemmBench::TensorGemmBench(const GemmShape& shape, const RunOptions& options)
-    : shape_(fits_in_memory(shape)),
-      options_(options),
-      a_(random_host_matrix(shape.m, shape.k, options.seed)),
-      b_(random_host_matrix(shape.k, shape.n, options.seed + 1)),
-      c_(shape.m, shape.n) {
-  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
-}
+    : state_(std::make_unique<State>(shape, options)) {}
 
 TensorGemmBench::~TensorGemmBench() = default;
 
-void TensorGemmBench::time_and_check(Report& report, const std::string& variant, Role role,
-                                     const std::function<void()>& launch, double gamma) {
-  Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(), launch);
-  row.variant = variant;
-  row.role = role;
-  row.check = check_gemm_on_device(a_.widened(), b_.widened(), c_.view(), a_.widened_host(),
-                                   b_.widened_host(), gamma);
-  report.add(row);
-}
+MatrixBf16 TensorGemmBench::a() const { return state_->a.rounded(); }
+MatrixBf16 TensorGemmBench::b() const { return state_->b.rounded(); }
+Matrix TensorGemmBench::c() const { return state_->c.view(); }
 
 void TensorGemmBench::run(Report& report, const std::string& variant, Role role,
                           const Launch& launch) {
-  time_and_check(report, variant, role, [&] { launch(a(), b(), c()); },
-                 tensor_gemm_gamma(shape_.k));
+  report.add(state_->time_and_check(
+      variant, role, [&] { launch(a(), b(), c()); }, tensor_gemm_gamma(state_->shape.k)));
+}
+
+OperandPath TensorGemmBench::run_on_path(Report& report, const std::string& variant, Role role,
+                                         const PathLaunch& launch, PathName name) {
+  TakenPath taken;
+  Measurement row = state_->time_and_check(
+      variant, role, [&] { taken(launch(a(), b(), c())); }, tensor_gemm_gamma(state_->shape.k));
+  row.variant += std::string(", ") + name(taken.path());
+  report.add(row);
+  return taken.path();
 }
 
 void TensorGemmBench::run_float(Report& report, const std::string& variant, Role role,
                                 const FloatLaunch& launch) {
-  time_and_check(report, variant, role, [&] { launch(a_.widened(), b_.widened(), c()); },
-                 gemm_gamma(shape_.k));
+  report.add(state_->time_and_check(
+      variant, role, [&] { launch(state_->a.widened(), state_->b.widened(), c()); },
+      gemm_gamma(state_->shape.k)));
 }
 
 void TensorGemmBench::run_cublas(Report& report) {
   run(report, "cuBLAS BF16 (FP32 accumulate)", Role::ceiling,
-      [this](MatrixBf16 a, MatrixBf16 b, Matrix c) { cublas_(a, b, c); });
+      [this](MatrixBf16 a, MatrixBf16 b, Matrix c) { state_->cublas(a, b, c); });
 }
 
 }  // namespace ladder

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/harness/program.hpp"  // Repeats
+
 namespace ladder {
 
 // Wall-clock time on the host, for CPU stages.
@@ -20,11 +22,6 @@ class HostTimer {
 
  private:
   std::chrono::steady_clock::time_point start_;
-};
-
-struct Repeats {
-  int warmup = 1;   // untimed runs first: caches, clocks, lazy loading
-  int timed = 5;    // timed runs; the median is reported
 };
 
 struct Timing {

@@ -10,7 +10,9 @@
 
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
-#include "common/hopper/ptx.cuh"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_map.hpp"
 #include "common/tile_order.cuh"

@@ -1,18 +1,23 @@
-// What the kernels of stages 16-18 build from Hopper's instructions: the ring of shared-memory
-// slots that TMA fills and wgmma reads (its layout, the descriptors that name it, the shared
-// memory it takes), the product of one slice by a warpgroup, the store of a warpgroup's
-// accumulators, and the register split of a producer warpgroup and two consumers.
+// What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the
+// ring of shared-memory slots that TMA fills and wgmma reads (its layout, the descriptors that
+// name it, the shared memory it takes), the BF16 product of one slice and the synchronisation
+// around it, the store of the accumulators, a barrier for one warpgroup, and the register
+// split of a producer warpgroup and two consumers. The wgmma products themselves are in
+// wgmma.cuh; each wrapper here is one PTX instruction or a few (PTX ISA 8.0, sm_90a).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "common/hopper/ptx.cuh"
 #include "common/hopper/wgmma.cuh"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/operand_path.hpp"
 #include "common/shared_address.cuh"
+
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "the Hopper stages use wgmma and setmaxnreg: sm_90a code only (ladder_stage ... ARCH 90a)"
+#endif
 
 namespace ladder::hopper {
 
@@ -28,9 +33,9 @@ constexpr int kSwizzleAtomBytes = 1024;           // 8 rows x 128 bytes: the swi
 
 // A block's BlockM x BlockN tile of C and the ring of Slots slots it loads into, each a slice
 // of A (BlockM rows) and one of B (BlockN / 64 boxes), in dynamic shared memory: after the ring
-// StagingBytes of the kernel's own (stage 18's epilogue), then BarriersPerSlot mbarriers of 8
-// bytes per slot. The kernel asks for 1 KB more than these to align the ring to the swizzle's
-// period (align_to_swizzle). The tile types of stages 16-18 derive from it.
+// StagingBytes of the kernel's own (the persistent kernels' epilogue), then BarriersPerSlot
+// mbarriers of 8 bytes per slot. The kernel asks for 1 KB more than these to align the ring to
+// the swizzle's period (align_to_swizzle). The Hopper kernels' tile types derive from it.
 template <int BlockM, int BlockN, int Slots, int BarriersPerSlot, int StagingBytes = 0>
 struct SlotRing {
   static constexpr int kBlockM = BlockM;
@@ -66,6 +71,18 @@ __device__ inline std::uint64_t descriptor(const void* tile, std::uint32_t leadi
 
 // ---- A warpgroup's product of one slice ----------------------------------------------------
 
+// Orders this warpgroup's earlier register accesses before the wgmma that follow.
+__device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+// Closes the wgmma issued since the last commit into one group.
+__device__ inline void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+// Waits until at most `Pending` committed groups are still running.
+template <int Pending>
+__device__ inline void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(Pending) : "memory");
+}
+
 template <int N>
 __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
                                  int accumulate) {
@@ -75,14 +92,6 @@ __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64
   if constexpr (N == 128) wgmma_m64n128k16(d, a, b, accumulate);
   if constexpr (N == 192) wgmma_m64n192k16(d, a, b, accumulate);
   if constexpr (N == 256) wgmma_m64n256k16(d, a, b, accumulate);
-}
-// The same for TF32 operands (stage 18's TF32 variant): 8 deep, A and B both K-major.
-template <int N>
-__device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
-                                     int accumulate) {
-  static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
-  if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
-  if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
 }
 
 // One warpgroup: acc (64 x N) += a_strip (64 rows of a slot's A part) * b_slot (the slot's
@@ -97,45 +106,6 @@ __device__ inline void multiply_slice(const bf16* a_strip, const bf16* b_slot,
     const std::uint64_t a = descriptor(a_strip + k * 16, 16, kSwizzleAtomBytes);
     const std::uint64_t b = descriptor(b_slot + k * 16 * 64, kBoxBytes, kSwizzleAtomBytes);
     wgmma_k16<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
-  }
-}
-
-// The same product for stage 18's TF32 variant: a slice is 32 floats deep (the same 128-byte
-// rows), and B^T's slot is K-major like A's, so both descriptors step 32 bytes along the rows
-// (four k8 steps) with 8-row groups 1024 bytes apart.
-template <int N>
-__device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
-                                           float (&acc)[N / 2], bool accumulate) {
-#pragma unroll
-  for (int k = 0; k < kSliceFloats / 8; ++k) {
-    const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
-    const std::uint64_t b = descriptor(b_t_slot + k * 8, 16, kSwizzleAtomBytes);
-    wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
-  }
-}
-
-// The same for E4M3 operands (stage 20): 32 deep, A and B both K-major.
-template <int N>
-__device__ inline void wgmma_k32_e4m3(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
-                                      int accumulate) {
-  static_assert(N == 128 || N == 192 || N == 256,
-                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
-  if constexpr (N == 128) wgmma_m64n128k32_e4m3(d, a, b, accumulate);
-  if constexpr (N == 192) wgmma_m64n192k32_e4m3(d, a, b, accumulate);
-  if constexpr (N == 256) wgmma_m64n256k32_e4m3(d, a, b, accumulate);
-}
-
-// Stage 20's product: a slice is 128 E4M3 deep (the same 128-byte rows), A and B^T K-major,
-// four k32 steps of 32 bytes along the rows.
-template <int N>
-__device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
-                                          const unsigned char* b_t_slot, float (&acc)[N / 2],
-                                          bool accumulate) {
-#pragma unroll
-  for (int k = 0; k < kSliceRowBytes / 32; ++k) {
-    const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
-    const std::uint64_t b = descriptor(b_t_slot + k * 32, 16, kSwizzleAtomBytes);
-    wgmma_k32_e4m3<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
   }
 }
 
@@ -170,12 +140,28 @@ __device__ inline void store_strip(const Matrix& c, const float (&acc)[N / 2], i
   }
 }
 
-// ---- Warp specialisation (stages 17 and 18) ---------------------------------------------
+// A barrier for `threads` threads (whole warps) under the hardware barrier `id` (0 is
+// __syncthreads'): one warpgroup synchronises without stopping the others.
+__device__ inline void sync_threads(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// ---- Warp specialisation ----------------------------------------------------------------
 
 // setmaxnreg for one producer warpgroup and two consumers: 384 threads start with 168 registers
 // each (65536 / 384, rounded down to 8); the producer keeps 40, so each consumer thread can
 // have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
+
+// Gives this warpgroup's registers back to the pool (dec) or takes more from it (inc).
+template <int Registers>
+__device__ inline void registers_decrease() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
+template <int Registers>
+__device__ inline void registers_increase() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
 
 }  // namespace ladder::hopper

@@ -5,15 +5,12 @@
 
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
-#include "common/operand_path.hpp"
-#include "common/sm80/mma_tile.cuh"
-#include "common/shared_address.cuh"
+#include "common/sm80/mma_tile.cuh"  // and the headers it includes
 #include "common/tile_order.cuh"
 
 namespace ladder::mma {
 
 // ---- cp.async: a 16-byte copy from global to shared memory that does not wait -------------
-
 // Copies `bytes` (0-16) from `from` and fills the rest of the 16 with zeros: how the edges of
 // the matrix become zeros in the slice without a branch around the copy.
 __device__ inline void cp_async_16(bf16* to, const bf16* from, int bytes) {
@@ -34,8 +31,21 @@ struct CopyAsync {
   }
 };
 
-// ---- The kernel -------------------------------------------------------------------------
+// The fallback's copy of one operand's slice: every chunk this thread copies loaded first, all
+// loads in flight at once, then stored (as stage 14 does for both operands; one at a time here,
+// which needs half the registers).
+template <int Width, int Rows, int Threads, bool Swizzle, bool Vector>
+__device__ void copy_operand_through_registers(bf16* slice, const MatrixBf16& from) {
+  uint4 staged[Rows * Width / kChunk / Threads];
+  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
+      slice, from,
+      [&](int i, bf16*, const bf16* source, int valid) { staged[i] = load_chunk<Vector>(source, valid); });
+  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
+      slice, from,
+      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
+}
 
+// ---- The kernel -------------------------------------------------------------------------
 template <int BlockM, int BlockN, int WarpM, int WarpN, int Stages, int GroupM = 1,
           int BlocksPerSM = 1, bool DoubleFragments = false>
 struct PipelineConfig {
@@ -61,8 +71,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM)
   constexpr bool kSwizzle = Cfg::Tile::kSwizzle;
   constexpr int kSliceA = Cfg::kBlockM * kSliceK;
   constexpr int kSlice = Cfg::Tile::kSliceElements;
-  // Rasterisation: consecutive blocks walk down a group of kGroupM tile rows before moving
-  // right, so the blocks resident together share slices of B as well as of A.
+  // Rasterisation in groups of kGroupM tile rows (common/tile_order.cuh).
   const int tiles_n = gridDim.x;
   const int block = blockIdx.y * tiles_n + blockIdx.x;
   const TileOrigin origin = grouped_tile_origin(block, static_cast<int>(gridDim.y), tiles_n,
@@ -103,7 +112,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSM)
     const bf16* stage = ring + s % kStages * kSlice;
     tile.template multiply_slice<Cfg::kDoubleFragments>(stage, stage + kSliceA, acc);
   }
-  // Store.
   store_accumulators<typename Cfg::Tile>(c, block_row, block_col, warp, threadIdx.x % 32, acc);
 }
 

@@ -1,7 +1,7 @@
 // The warp-level machinery of stages 14 and 15: the PTX instructions (ldmatrix, mma.sync
-// m16n8k16), the swizzled shared-memory layout of a slice of A and B, and a warp's product of
-// one slice into its accumulators. Stage 14 fills the slices with plain loads, stage 15 with
-// a cp.async ring; this file is the same for both.
+// m16n8k16), the swizzled shared-memory layout of a slice of A and B, a warp's product of one
+// slice, and the copies of a slice's chunks. Stage 14 fills the slices through registers, stage
+// 15 with a cp.async ring.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,6 @@
 namespace ladder::mma {
 
 // ---- The instructions ------------------------------------------------------------------
-
 // Four 8x8 BF16 matrices from shared memory: lanes 8i..8i+7 give the 8 row addresses (16
 // bytes each) of matrix i; lane l receives row l/4, elements 2(l%4) and 2(l%4)+1 of each.
 __device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const bf16* rows) {
@@ -43,7 +42,6 @@ __device__ inline void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], std
 }
 
 // ---- The shared layout -----------------------------------------------------------------
-
 // A slice of A is BlockM x 64 and one of B is 64 x BlockN, row-major, rows of 8 or more
 // 16-byte chunks. Swizzled, chunk c of row r is stored at chunk c ^ (r % 8): the 8 rows an
 // ldmatrix matrix reads at one chunk column then sit in 8 different chunk columns, which is
@@ -57,7 +55,6 @@ __device__ inline int chunk_at(int row, int chunk) {
 }
 
 // ---- A warp's product of one slice ----------------------------------------------------
-
 // The block is (BlockM / WarpM) x (BlockN / WarpN) warps; each warp owns a WarpM x WarpN tile
 // of C as (WarpM/16) x (WarpN/8) mma tiles of 16x8, four FP32 accumulators per lane each.
 template <int BlockM, int BlockN, int WarpM, int WarpN, bool Swizzle>
@@ -77,7 +74,7 @@ struct WarpTile {
   // Where this lane's ldmatrix rows are, computed once: the swizzle depends on the row only
   // through row % 8, which for every fragment this lane reads is lane % 8. Recomputing the
   // addresses in the loop ran a fifth slower in a development run
-  // (results/part4_development/dev_standalone_precomputed_addresses.txt).
+  // (results/15_gpu_mma_pipelined/notes.md).
   int a_row;                 // element offset of this lane's row in the A slice
   int b_row;                 // and in the B slice
   int a_chunk[kSteps];       // swizzled column (elements) of A per 16-wide step of k
@@ -102,7 +99,6 @@ struct WarpTile {
     std::uint32_t b[kTilesN][2];
   };
 
-  // Step s's fragments, through ldmatrix.
   __device__ void load(const bf16* a_slice, const bf16* b_slice, int s, Fragments& f) const {
 #pragma unroll
     for (int i = 0; i < kTilesM; ++i) {
@@ -119,7 +115,6 @@ struct WarpTile {
     }
   }
 
-  // Every A fragment times every B fragment.
   __device__ static void multiply(const Fragments& f, Accumulators& acc) {
 #pragma unroll
     for (int i = 0; i < kTilesM; ++i) {
@@ -182,21 +177,18 @@ __device__ void store_accumulators(Matrix c, int block_row, int block_col, int w
 }
 
 // ---- Copying a slice into shared memory -------------------------------------------------
-
-// Thread t of the block copies, of A's slice (BlockM x 64: 8 chunks a row), chunk t % 8 of
-// rows t / 8 + q * (Threads / 8); of B's slice (64 x BlockN), chunk t % (BlockN / 8) of rows
-// t / (BlockN / 8) + q * (Threads / (BlockN / 8)). a and b are the operands shifted to the
-// slice's origin, so their height and width say how much of the slice lies inside them.
-// copy(i, to, from, valid) moves this thread's i-th chunk, at `from`, to shared memory at `to`:
-// `valid` of its 8 elements lie inside the operand (0 to 8; the rest must become zeros), and
-// where none does `from` is the operand's first element, a readable address. i is a
-// compile-time index once unrolled (A's chunks first, then B's): stage 14 keeps its chunks in
-// a register array between two passes.
+// Thread t copies, of an operand's slice (Rows x Width, Width / 8 chunks a row), chunk
+// t % (Width / 8) of rows t / (Width / 8) + q * (Threads / (Width / 8)). `from` is the operand
+// shifted to the slice's origin: its height and width say how much of the slice lies inside.
+// copy(i, to, from, valid) moves this thread's i-th chunk (a compile-time index once unrolled,
+// A's chunks first, then B's) from `from` to shared memory at `to`: `valid` of its 8 elements
+// lie inside the operand (the rest must become zeros); where none does, `from` is the
+// operand's first element, a readable address.
 //
 // Most slices lie wholly inside both operands. For them the copies are straight-line code with
 // no bounds arithmetic: one uniform branch per operand and slice picks that version. (Choosing
 // per chunk instead, stage 15 issued 638 instructions per warp and slice at 4096^3, 128 of them
-// HMMA, the bounds checks among the rest: results/profile_15_4096.md.)
+// HMMA, the bounds checks among the rest: results/15_gpu_mma_pipelined/profile_4096.md.)
 template <int Width, int Rows, bool Swizzle, int Threads, int FirstIndex, bool Inside, class Copy>
 __device__ void copy_operand_chunks(bf16* slice, const MatrixBf16& from, const Copy& copy) {
   constexpr int kChunks = Width / kChunk;
@@ -229,10 +221,6 @@ __device__ void copy_operand_slice(bf16* slice, const MatrixBf16& from, const Co
   }
 }
 
-// How many chunks each thread copies per slice (both operands).
-template <int BlockM, int BlockN, int Threads>
-inline constexpr int kChunksPerThread = (BlockM + BlockN) * kSliceK / kChunk / Threads;
-
 template <int BlockM, int BlockN, int Threads, bool Swizzle, class Copy>
 __device__ void copy_slice(bf16* a_slice, bf16* b_slice, const MatrixBf16& a, const MatrixBf16& b,
                            const Copy& copy) {
@@ -256,34 +244,6 @@ __device__ inline uint4 load_chunk(const bf16* from, int valid) {
   uint4 chunk;
   memcpy(&chunk, values, sizeof chunk);
   return chunk;
-}
-
-// Through registers: every chunk this thread copies is loaded first, all loads in flight at
-// once, then stored to shared memory. (One chunk at a time, each load's latency is paid in
-// turn: stage 14 ran at less than half the rate that way in a development run,
-// results/part4_development/README.md.)
-template <int BlockM, int BlockN, int Threads, bool Swizzle, bool Vector>
-__device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const MatrixBf16& a,
-                                             const MatrixBf16& b) {
-  uint4 staged[kChunksPerThread<BlockM, BlockN, Threads>];
-  copy_slice<BlockM, BlockN, Threads, Swizzle>(
-      a_slice, b_slice, a, b,
-      [&](int i, bf16*, const bf16* from, int valid) { staged[i] = load_chunk<Vector>(from, valid); });
-  copy_slice<BlockM, BlockN, Threads, Swizzle>(
-      a_slice, b_slice, a, b,
-      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
-}
-
-// The same for one operand's slice alone: half the registers, for kernels that have no more.
-template <int Width, int Rows, int Threads, bool Swizzle, bool Vector>
-__device__ void copy_operand_through_registers(bf16* slice, const MatrixBf16& from) {
-  uint4 staged[Rows * Width / kChunk / Threads];
-  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
-      slice, from,
-      [&](int i, bf16*, const bf16* source, int valid) { staged[i] = load_chunk<Vector>(source, valid); });
-  copy_operand_slice<Width, Rows, Swizzle, Threads, 0>(
-      slice, from,
-      [&](int i, bf16* to, const bf16*, int) { *reinterpret_cast<uint4*>(to) = staged[i]; });
 }
 
 }  // namespace ladder::mma
