@@ -2,7 +2,7 @@
 // that reuses L2; clusters of two blocks share each slice of B through TMA multicast; a tile's
 // store overlaps the loads of the block's next tile. sm_90a only. FP32 users get TF32: the same
 // design on C^T = B^T A^T with B's slices in registers (tf32_swapped.cu), or, as the ablation,
-// this kernel on A and B^T, B transposed first by stage 08's kernel.
+// this kernel on A and B^T.
 #pragma once
 
 #include <string>
@@ -18,10 +18,6 @@ namespace ladder {
 // one of its ideas off (the ablations) or change the tiling.
 std::vector<std::string> persistent_configs();
 
-// The tiling the default (by_size) takes for a C of this size on the current GPU: one of the
-// variants' names (128x256_c2_g8, 128x192_c2_g8, 128x256_c1_g8 or 128x192_c1_g8).
-std::string persistent_default_tiling(Matrix c);
-
 // c = a * b on device views with the named variant, any sizes and strides; the path and the
 // errors as launch_gemm_tma_wgmma's. An unknown variant throws std::invalid_argument.
 OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, MatrixBf16 b,
@@ -33,39 +29,22 @@ OperandPath launch_gemm_persistent(const std::string& config, MatrixBf16 a, Matr
 // (tf32_swapped.cu), with the per-size cluster rule of the BF16 default.
 std::vector<std::string> persistent_tf32_configs();
 
+// c = a * b on device views, any sizes and strides, by the named variant. An operand whose rows
+// TMA cannot read (not 16-byte aligned) is first copied, inside the call, into rows of whole
+// 128-byte lines: the path is then OperandPath::tma_after_copy, else tma. An unknown variant or
+// mismatched shapes throw std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
+OperandPath launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
+                                        Matrix c);
+
 // wgmma reads TF32 operands from shared memory only K-major. The variants named here (the
-// ablation of the default) multiply A by B^T (n x k): B transposed by stage 08's kernel into
-// b_t, a workspace the caller owns; the first is their per-size rule. Rows of whole 128-byte
-// lines are fastest (stage 16's notes, row alignment): transposed_b_stride(k) for a B^T of k
-// columns.
+// ablation of the default) multiply A by B^T (n x k), which the caller has written into b_t:
+// its rows must be 16-byte aligned, and whole 128-byte lines are fastest (stage 16's notes,
+// row alignment): transposed_b_stride(k) for a B^T of k columns. The first is their per-size
+// rule. A is copied as above where TMA cannot read it; b_t whose rows TMA cannot read, an
+// unknown variant or mismatched shapes throw std::invalid_argument.
 std::vector<std::string> persistent_tf32_transposing_configs();
 int transposed_b_stride(int k);
-
-// Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K for
-// which the TF32 launcher can transpose B, as the transposing variants always do and the
-// swapped ones where B's rows are not 16-byte aligned (larger throws UsageError from the
-// transpose). The program takes no larger K for TF32.
-inline constexpr int kTf32MaxK = 65535 * 32;
-
-// OperandPath::tma where A allows tensor maps (allows_float4) and nothing is empty, else the
-// fallback's own path: stage 12's FP32 kernel on a, b and c (pipelined_path).
-OperandPath tf32_path(Matrix a, Matrix b, Matrix c);
-
-// c = a * b on device views, any strides, any sizes up to K = kTf32MaxK: the named variant, or
-// the fallback. A transposing variant writes B^T into b_t first, and so does a swapped one
-// where B's rows are not 16-byte aligned (it then runs the transposing default). b_t must be
-// n x k with 16-byte-aligned rows (transposed_b_stride(k) makes them 128-byte lines). Every
-// step is queued on the default stream, so timing the call times the transpose too. Returns
-// the path taken (tf32_path); an unknown variant, mismatched shapes or a b_t whose rows TMA
-// cannot read throw std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
-OperandPath launch_gemm_persistent_tf32(const std::string& config, Matrix a, Matrix b,
-                                        Matrix b_t, Matrix c);
-
-// The product alone, from a B^T already in b_t (the transpose left out of the time: what
-// the transpose costs), by a transposing variant (others throw std::invalid_argument). An
-// empty C is no work, K = 0 makes C = 0; otherwise throws std::invalid_argument where A's rows
-// are not 16-byte aligned (no tensor map, no fallback).
-void launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a, Matrix b_t,
-                                            Matrix c);
+OperandPath launch_gemm_persistent_tf32_transposed(const std::string& config, Matrix a,
+                                                   Matrix b_t, Matrix c);
 
 }  // namespace ladder

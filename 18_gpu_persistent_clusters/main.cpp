@@ -27,6 +27,10 @@ namespace {
 using ladder::Matrix;
 using ladder::MatrixBf16;
 
+// Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K whose
+// B the TF32 ablation can transpose. The program takes no larger K for TF32.
+constexpr int kTf32MaxK = 65535 * 32;
+
 int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
              const std::string& config, ladder::Report& report) {
   ladder::TensorGemmBench bench(shape, options);
@@ -45,47 +49,53 @@ int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   return report.print(options.csv);
 }
 
-// TF32: the variants from B as given, and those that transpose B into b_t inside the timed call;
-// then, where b_t holds B^T, the transposing default's product alone (what the transpose costs,
-// read off against that variant's row).
+// TF32: the variants on B as given; the transposing ones with B^T written by stage 08's kernel
+// inside the timed call (the swap's ablation); then, where b_t holds B^T, the transposing
+// default's product alone (what the transpose costs, read off against that variant's row).
 int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
              const std::string& config, ladder::Report& report) {
   ladder::GemmBench bench(shape, options, ladder::GemmInputs::tf32);
+  const auto stage12 = ladder::baseline::pipelined_fp32();
+  bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
+  for (const std::string& name : ladder::persistent_tf32_configs()) {
+    if (!ladder::config_selected(config, name)) continue;
+    bench.run_on_path(
+        report, "TF32 " + name + ", B as given", ladder::Role::stage,
+        [name](Matrix a, Matrix b, Matrix c) {
+          return ladder::launch_gemm_persistent_tf32(name, a, b, c);
+        },
+        ladder::path_name);
+  }
+  const std::vector<std::string> transposing = ladder::persistent_tf32_transposing_configs();
+  if (std::none_of(transposing.begin(), transposing.end(), [&](const std::string& name) {
+        return ladder::config_selected(config, name);
+      })) {
+    bench.run_cublas_tf32(report);
+    return report.print(options.csv);
+  }
   const int b_t_stride = ladder::transposed_b_stride(shape.k);
   ladder::require_device_memory(shape.describe() + " (B^T workspace)",
                                 sizeof(float) * static_cast<std::uint64_t>(shape.n) * b_t_stride);
   ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);  // shape checked by the options
-  const auto stage12 = ladder::baseline::pipelined_fp32();
-  bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
-  const bool tma =
-      ladder::tf32_path(bench.a(), bench.b(), bench.c()) == ladder::OperandPath::tma;
-  const std::vector<std::string> transposing = ladder::persistent_tf32_transposing_configs();
-  // Whether the variant's run writes B^T: a transposing one does, and a swapped one where B's
-  // rows allow no tensor map (it takes the transposing default).
-  auto writes_b_t = [&](const std::string& name) {
-    return std::find(transposing.begin(), transposing.end(), name) != transposing.end() ||
-           !ladder::allows_float4(bench.b());
-  };
-  bool b_t_written = false;
-  for (const std::string& name : ladder::persistent_tf32_configs()) {
+  const ladder::baseline::Transpose transpose = ladder::baseline::transpose_padded();
+  for (const std::string& name : transposing) {
     if (!ladder::config_selected(config, name)) continue;
-    const std::string path = !tma                ? "fallback to stage 12"
-                             : writes_b_t(name) ? "B^T by stage 08, TMA path"
-                                                : "B as given, TMA path";
-    b_t_written = b_t_written || (tma && writes_b_t(name));
-    bench.run_tf32(report, "TF32 " + name + ", " + path, ladder::Role::stage,
-                   [name, &b_t](Matrix a, Matrix b, Matrix c) {
-                     ladder::launch_gemm_persistent_tf32(name, a, b, b_t.view(), c);
-                   });
+    bench.run_on_path(
+        report, "TF32 " + name + ", B^T by stage 08", ladder::Role::stage,
+        [name, transpose, &b_t](Matrix a, Matrix b, Matrix c) {
+          transpose(b, b_t.view(), 32, 8);
+          return ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
+        },
+        ladder::path_name);
   }
-  if (b_t_written) {
-    // A row above left B^T in b_t: the transposing default's product alone, from it.
-    const std::string name = transposing.front();
-    bench.run_tf32(report, "TF32 " + name + ", B^T given (transpose not timed)",
-                   ladder::Role::stage, [name, &b_t](Matrix a, Matrix, Matrix c) {
-                     ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
-                   });
-  }
+  // b_t holds B^T now: the transposing default's product alone, from it.
+  const std::string name = transposing.front();
+  bench.run_on_path(
+      report, "TF32 " + name + ", B^T given (transpose not timed)", ladder::Role::stage,
+      [name, &b_t](Matrix a, Matrix, Matrix c) {
+        return ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
+      },
+      ladder::path_name);
   bench.run_cublas_tf32(report);
   return report.print(options.csv);
 }
@@ -128,9 +138,8 @@ int stage_main(int argc, char** argv) {
       }
       return;
     }
-    if (shape.k > ladder::kTf32MaxK) {
-      throw ladder::UsageError("--precision tf32 takes K up to " +
-                               std::to_string(ladder::kTf32MaxK) +
+    if (shape.k > kTf32MaxK) {
+      throw ladder::UsageError("--precision tf32 takes K up to " + std::to_string(kTf32MaxK) +
                                ", the rows of B that stage 08's transpose covers in one grid");
     }
     // The B^T workspace, n x k with rows padded to 32 floats, must be a valid matrix too.

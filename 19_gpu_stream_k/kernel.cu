@@ -5,8 +5,8 @@
 #include <string>
 
 #include "common/hopper/launch.hpp"
-#include "18_gpu_persistent_clusters/kernel.hpp"
 #include "common/hopper/persistent.cuh"
+#include "common/hopper/persistent_kernel.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
@@ -361,13 +361,14 @@ const Variant kVariants[] = {
     {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
 };
 
-// by_shape: the rule's choice on this GPU, or stage 18's default.
+// by_shape: the rule's choice on this GPU, or stage 18's default (launch_best).
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const StreamKResidency gpu{workspace.blocks(), resident_clusters<Wide>()};
+  const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
   const std::string choice =
-      stream_k_rule(c.height, c.width, a.width, gpu, persistent_default_tiling(c));
+      stream_k_rule(c.height, c.width, a.width, gpu, tiling.clusters && !tiling.narrow);
   if (choice.empty()) {
-    launch_gemm_persistent(persistent_configs().front(), a, b, c);
+    launch_best<Bf16Operands>(a, b, c);
   } else {
     find_config(kVariants, choice, "stage 19's rule chose no variant").launch(a, b, c, workspace);
   }
@@ -389,7 +390,7 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
 // "Split-K" rows split only where the division finds tiles to split: where the tiles of the
 // last wave are more than half a wave, divide() keeps them whole.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
-                          const std::string& stage18_tiling) {
+                          bool default_on_wide_pairs) {
   if (gpu.sms < 1 || gpu.wide_pairs < 1) {
     throw std::invalid_argument("stream_k_rule: a GPU counted with " + std::to_string(gpu.sms) +
                                 " SMs and room for " + std::to_string(gpu.wide_pairs) +
@@ -412,7 +413,7 @@ std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
     }
     return "";
   }
-  if (m > 128 && stage18_tiling == "128x256_c2_g8" &&
+  if (m > 128 && default_on_wide_pairs &&
       split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
     return "128x256_c2_split";
   }

@@ -30,11 +30,12 @@ struct StreamKResidency {
 };
 
 // The rule: the variant by_shape runs for an m x n x k product on such a GPU (one of
-// stream_k_configs()'s names), or "" for stage 18's default, whose tiling for that C is
-// stage18_tiling (persistent_default_tiling). A pure function: the tests check its choices.
+// stream_k_configs()'s names), or "" for stage 18's default; default_on_wide_pairs: whether
+// that default takes 128 x 256 tiles in clusters of two for this C (best_tiling,
+// common/hopper/persistent_kernel.cuh). A pure function: the tests check its choices.
 // Throws std::invalid_argument for a GPU counted with no SM or no room for a pair.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
-                          const std::string& stage18_tiling);
+                          bool default_on_wide_pairs);
 
 // Where the parts of split tiles meet: FP32 partial tiles and one flag per partial. Allocated
 // once, on the current device, large enough for every shape and variant (a 128 x 256 FP32 tile

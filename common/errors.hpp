@@ -17,7 +17,7 @@ struct NoDeviceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A working GPU without this stage's instructions (sm_80 for stages 13-15, sm_90a for 16-18):
+// A working GPU without this stage's instructions (sm_80 for mma.sync, sm_90a for wgmma):
 // skipped, also under LADDER_REQUIRE_GPU, since nothing is wrong with this machine.
 struct UnsupportedGpuError : NoDeviceError {
   using NoDeviceError::NoDeviceError;

@@ -1,4 +1,4 @@
-// The 16-bit operands of Part 4 (stages 13 and later): the same view as Matrix over bfloat16
+// The 16-bit operands of Part 4: the same view as Matrix over bfloat16
 // elements, a separate struct rather than a template so that Parts 1-3 keep their plain float
 // Matrix. C stays a float Matrix: the tensor cores multiply BF16 and accumulate in FP32.
 #pragma once
@@ -38,7 +38,7 @@ inline bool allows_16_bytes(const MatrixBf16& m) {
 }
 
 // The 16-byte path when every operand a kernel copies 16 bytes at a time allows it, else the
-// element path: the rule of stages 13-15, as float4_path is 10-12's.
+// element path: the rule of the sm_80 tensor-core stages, as float4_path is the float4 stages'.
 inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands) {
   for (const MatrixBf16& m : operands) {
     if (!allows_16_bytes(m)) return OperandPath::element;
@@ -47,7 +47,7 @@ inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands)
 }
 
 // True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
-// tensor cores leave each thread pairs of neighbouring elements of C (stages 14-18), which then
+// tensor cores leave each thread pairs of neighbouring elements of C (mma.sync, wgmma), which then
 // go out as one float2.
 LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
   return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;

@@ -1,6 +1,6 @@
-// Stages 13 and later multiply BF16 on tensor cores, which GPUs have from compute capability
+// The tensor-core stages multiply on tensor cores, which GPUs have from compute capability
 // 8.0 (Ampere) on: their libraries are compiled only for such architectures (ladder_stage's
-// MIN_ARCH), and their launchers ask this first. Stages 16-18, compiled for sm_90a alone
+// MIN_ARCH), and their launchers ask this first. The Hopper stages, compiled for sm_90a alone
 // (ladder_stage's ARCH), ask require_hopper.
 #pragma once
 

@@ -32,7 +32,7 @@ auto gemm_tiles(int tile, Pick pick) {
   throw std::invalid_argument("tile must be 8, 16 or 32, got " + std::to_string(tile));
 }
 
-// The transpose layouts of stages 06-08 and their copy yardstick: tile x tile elements per
+// The transpose stages' layouts and their copy yardstick: tile x tile elements per
 // block, moved by tile x block_rows threads. block_rows == tile moves one element per
 // thread, block_rows == tile / 4 four. Returns pick(Size<TILE>{}, Size<BLOCK_ROWS>{});
 // throws std::invalid_argument naming the pair for anything else.

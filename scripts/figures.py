@@ -12,7 +12,8 @@ results/clock_h100/part4_4096/, Nsight Compute's SM clock and duration of each P
 A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->`:
   README.md   'ladder 4096' and 'ladder articles': exactly what
               `ladder.py --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
-              'part 4': stages 13-18 against cuBLAS BF16 and against the tensor pipe's ceiling;
+              'part 4': the stages of PART4_KERNELS against cuBLAS BF16 and against the
+              tensor pipe's ceiling;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. Stage 19's box reports its
               run of the shape list (results/19_gpu_stream_k/model_shapes.csv, scripts/shapes.py
@@ -224,7 +225,7 @@ def gemm_box(stage, record, articles, previous):
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
                  f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
-    if stage in PART4_KERNELS:  # the BF16 stages 13-18, whose clocks were measured
+    if stage in PART4_KERNELS:  # a BF16 stage whose clock was measured
         ghz, of_pipe, _, _ = clock(stage)
         text += (f"; {cut(of_pipe, 1)}% of the tensor pipe's ceiling at the {ghz:.2f} GHz it ran "
                  f"at (Nsight Compute, its own run)")
@@ -267,8 +268,9 @@ def transpose_box(stage, record, previous):
 
 
 def part4_table(record, articles):
-    """Stages 13-18 at 4096^3: against cuBLAS BF16 in the same program, and against the
-    tensor pipe's BF16 FLOP ceiling at the clock Nsight Compute measured for the kernel."""
+    """The stages of PART4_KERNELS at 4096^3: against cuBLAS BF16 in the same program, and
+    against the tensor pipe's BF16 FLOP ceiling at the clock Nsight Compute measured for the
+    kernel."""
     header = ["stage", "TFLOP/s", "% of cuBLAS BF16, same program", "SM clock (Nsight Compute)",
               "% of the tensor pipe's ceiling at that clock",
               "the articles' problem: % of cuBLAS BF16"]
@@ -288,9 +290,9 @@ def part4_table(record, articles):
                    "per SM and clock x f. Its column is the median, over Nsight Compute's own "
                    "launches of the kernel (one at a time, a separate run from the TFLOP/s "
                    "column's), of each launch's rate over the ceiling at that launch's clock. "
-                   "cuBLAS's kernel, profiled in each of the six programs, reaches "
-                   f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it. Stages 13-15's "
-                   "`mma.sync` has a lower ceiling of its own: at most 60.6% of the BF16 peak "
+                   "cuBLAS's kernel, profiled in each of these programs, reaches "
+                   f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it. The `mma.sync` stages "
+                   "have a lower ceiling of their own: at most 60.6% of the BF16 peak "
                    "at 1.98 GHz (`results/mma_peak.md`).")
 
 

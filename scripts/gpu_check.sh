@@ -67,7 +67,7 @@ if wants bench; then
   while read -r -a command; do
     [ "${#command[@]}" -gt 0 ] && run "${command[@]}"
   done <<<"$runs" >"$out/bench.txt" 2>&1
-  run "$build/bin/mma_peak" >"$out/mma_peak.md" 2>&1  # the ceiling of stages 13-15
+  run "$build/bin/mma_peak" >"$out/mma_peak.md" 2>&1  # the ceiling of mma.sync
   [ "$step_failed" -eq 0 ] || fail bench
   cat "$out/bench.txt" "$out/mma_peak.md"
 fi

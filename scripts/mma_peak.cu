@@ -1,7 +1,8 @@
-// The ceiling of stages 13-15 on this GPU: how many BF16 FLOP/s mma.sync m16n8k16 reaches when
-// nothing else runs. Every warp issues independent mma.sync on operands already in registers
-// (no memory traffic at all), with 4 to 32 warps per SM. On Hopper this is well below the BF16
-// dense peak, which only wgmma reaches (stages 16-18): no kernel built on mma.sync can pass it.
+// The ceiling of the mma.sync stages on this GPU: how many BF16 FLOP/s mma.sync m16n8k16
+// reaches when nothing else runs. Every warp issues independent mma.sync on operands already in
+// registers (no memory traffic at all), with 4 to 32 warps per SM. On Hopper this is well below
+// the BF16 dense peak, which only wgmma reaches (the Hopper stages): no kernel built on mma.sync
+// can pass it.
 //   cmake --build --preset native --target mma_peak
 //   build-native/bin/mma_peak --help
 #include <cuda_runtime.h>
@@ -42,7 +43,7 @@ __global__ void mma_only(int iterations, float* sink) {
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("mma_peak",
                   "the BF16 rate of mma.sync m16n8k16 alone (operands in registers, no memory), "
-                  "4 to 32 warps per SM: the ceiling of stages 13-15");
+                  "4 to 32 warps per SM: the ceiling of the mma.sync stages");
   int iterations = 4096;
   ladder::Repeats repeats{2, 20};
   cli.add_int("--iterations", &iterations, "mma.sync rounds per warp", 1, 1 << 20);

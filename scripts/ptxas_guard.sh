@@ -2,7 +2,8 @@
 # The compiler launcher of the tensor-core stages (ladder_stage in CMakeLists.txt): runs the
 # compile command it is given and fails it where ptxas reports a "Potential Performance Loss",
 # which it prints as information, not as a warning: wgmma.mma_async serialized (C7510 and its
-# kin) or setmaxnreg ignored (C7508) would undo what stages 16-18 teach, so it stops the build.
+# kin) or setmaxnreg ignored (C7508) would undo what the Hopper stages teach, so it stops the
+# build.
 # So does a warpgroup.arrive that ptxas injects (C7519), which ptxas does not call a loss: in
 # stage 18's swapped TF32 kernel it came with an empty wgmma group closing each slice's, and
 # the slices stopped overlapping.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""What ptxas reports for each tensor-core kernel (stages 13-18): registers, stack frame and
-spills, from `nvcc -Xptxas -v`, one table row per kernel. Needs nvcc, not a GPU: 13-15 are
-compiled for sm_80 and sm_90, 16-18 for sm_90a, with the project's flags.
+"""What ptxas reports for each tensor-core kernel: registers, stack frame and spills, from
+`nvcc -Xptxas -v`, one table row per kernel. Needs nvcc, not a GPU: the MIN_ARCH stages are
+compiled for sm_80 and sm_90, the ARCH stages for sm_90a, with the project's flags.
 
   python3 scripts/ptxas_report.py [--nvcc PATH] > results/ptxas_part4.md
 """
@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# A stage declared with MIN_ARCH (13-15) or ARCH (16-18) in CMakeLists.txt, the one list.
+# A stage declared with MIN_ARCH (sm_80 on) or ARCH (sm_90a) in CMakeLists.txt, the one list.
 DECLARATION = re.compile(r"^ladder_stage\((\w+)[^)]*?\b(MIN_ARCH|ARCH) (\w+)", re.M)
 FLAGS = ["-O3", "-DNDEBUG", "-std=c++17", "-lineinfo", "-Xptxas=-v", f"-I{ROOT}"]
 
@@ -65,7 +65,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     options = parser.parse_args()
-    print("# ptxas's report for the tensor-core kernels (stages 13-18)\n")
+    print("# ptxas's report for the tensor-core kernels\n")
     print(f"`python3 scripts/ptxas_report.py`: `nvcc -Xptxas -v` on each stage's kernel.cu "
           f"({' '.join(FLAGS[:4])}). Spills are bytes per thread.\n")
     print("| stage | arch | kernel | registers | stack | spill stores | spill loads |")

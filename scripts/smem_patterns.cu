@@ -1,4 +1,4 @@
-// The shared-memory access patterns of stages 04-12, one warp-wide load at a time. Each
+// The load patterns of the FP32 shared-memory stages, one warp-wide load at a time. Each
 // pattern runs as its own kernel, so Nsight Compute can count how many wavefronts (passes of
 // the shared-memory data path, each at most one 4-byte word from each of the 32 banks) one
 // load instruction takes. The program prints what the simple bank model predicts: the number
@@ -109,7 +109,7 @@ void launch(const Pattern& p, int blocks, int threads, int reps, float* sink) {
 
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("smem_patterns",
-                  "runs the shared-memory load patterns of stages 04-12, one kernel each, and "
+                  "runs the load patterns of the FP32 shared-memory stages, one kernel each, and "
                   "prints what the simple bank model predicts; scripts/smem_patterns.py adds "
                   "Nsight Compute's measured wavefronts per instruction");
   int reps = 256;

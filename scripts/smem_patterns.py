@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The shared-memory access patterns of stages 04-12 (scripts/smem_patterns.cu):
+"""The load patterns of the FP32 shared-memory stages (scripts/smem_patterns.cu):
 what the simple bank model predicts for each pattern (the program's own table), then Nsight
 Compute's count of shared-load instructions, wavefronts and bank conflicts, as one Markdown
 table. The program runs one kernel per pattern, in the order of its table.

@@ -7,7 +7,7 @@ n256), so the wrappers are generated rather than typed. Run from the repository 
 """
 from pathlib import Path
 
-# Per operand type: the widths N generated (those stages 16-19 use), the K of one
+# Per operand type: the widths N generated (those the Hopper stages use), the K of one
 # instruction, the PTX type, and the immediates after the scale-d predicate. BF16: scale A and
 # B by 1, A not transposed (K-major), B transposed (N-major). TF32 has no transpose operands:
 # both A and B must be K-major in shared memory.

@@ -44,8 +44,8 @@ bool selection_has_tag(Catch::Session& session, const std::string& wanted) {
 }
 
 // Why the selected tests cannot run here: no usable GPU (`unusable`); or, with a working GPU,
-// `too_old`: for tests tagged [sm80] (BF16 tensor cores, stages 13 and later) a GPU older than
-// compute capability 8.0, for tests tagged [sm90] (TMA and wgmma, stages 16-18, code for sm_90a
+// `too_old`: for tests tagged [sm80] (the tensor-core stages) a GPU older than compute
+// capability 8.0, for tests tagged [sm90] (TMA and wgmma, the Hopper stages, code for sm_90a
 // alone) a GPU other than 9.0. Both empty: they can run.
 struct Unavailable {
   std::string unusable;

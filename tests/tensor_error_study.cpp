@@ -5,7 +5,7 @@
 // whether the tensor cores also stay inside the bound of Parts 1-3. The reference is computed
 // in double from the inputs rounded to BF16, so every product in it is exact. Exit 0 only when
 // every ratio to the tensor bound is at most 1; 77 without a GPU with BF16 tensor cores.
-// Stages 16-18 (wgmma, sm_90a code) are measured on a GPU of compute capability 9.0 only.
+// The Hopper stages (wgmma, sm_90a code) are measured on a GPU of compute capability 9.0 only.
 // Not a stage: it times nothing.
 //   cmake --preset native && cmake --build --preset native --target tensor_error_study
 //   build-native/bin/tensor_error_study [--quick]
@@ -46,8 +46,8 @@ struct Kernel {
   TensorGemmBench::Launch launch;
 };
 
-// Every BF16 matrix product to measure: cuBLAS, then the Part 4 stages, 16-18 (wgmma: a
-// summation of its own to measure) where the GPU runs them. Their TMA path needs rows of whole
+// Every BF16 matrix product to measure: cuBLAS, then the Part 4 stages, the Hopper ones (wgmma:
+// a summation of its own to measure) where the GPU runs them. Their TMA path needs rows of whole
 // 16-byte chunks: on shapes whose K or N is not a multiple of 8 they run stage 15's kernel.
 std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
   std::vector<Kernel> all = {
@@ -116,7 +116,7 @@ int study_main(int argc, char** argv) {
   const DeviceInfo device = require_device();
   require_bf16_tensor_cores();
 
-  std::string no_hopper;  // why stages 16-18 are left out, or ""
+  std::string no_hopper;  // why the Hopper stages are left out, or ""
   try {
     require_hopper();
   } catch (const UnsupportedGpuError& e) {
@@ -159,7 +159,7 @@ int study_main(int argc, char** argv) {
   std::printf("error / bound at the worst element of every shape (M x N x K), K from %d to %d; "
               "tensor bound K * 2^-22 * sum_k |a_ik b_kj|, FP32 bound half of it\n",
               all_shapes.front().k, all_shapes.back().k);
-  if (!no_hopper.empty()) std::printf("stages 16-18 left out: %s\n", no_hopper.c_str());
+  if (!no_hopper.empty()) std::printf("the Hopper stages left out: %s\n", no_hopper.c_str());
   std::printf("%-30s  %-20s  %6s  %14s  %14s  %s\n", "kernel", "family", "shapes",
               "worst / tensor", "worst / FP32", "worst at");
   bool all_within = true;

@@ -1,4 +1,4 @@
-// Stages 03-05 on the GPU against the double-precision CPU reference: every variant, every
+// Part 1's GPU stages against the double-precision CPU reference: every variant, every
 // shape of the list, with and without padding, several seeds, NaN-poisoned outputs.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Stages 09-12 on the GPU against the double-precision CPU reference: every variant and every
+// Part 3's stages on the GPU against the double-precision CPU reference: every variant and every
 // tiling the programs offer, on shapes around every tile size they use, with operands laid out
 // four ways, and the global-memory path each launcher took checked against the alignment rule.
 #include <catch2/catch.hpp>

@@ -1,14 +1,13 @@
-// Stages 13-19 on the GPU: BF16 operands, FP32 results, against a double-precision reference
-// computed from the rounded inputs (every product exact), within the tensor-core bound
+// Part 4's BF16 stages on the GPU: BF16 operands, FP32 results, against a double-precision
+// reference computed from the rounded inputs (every product exact), within the tensor-core bound
 // tensor_gemm_gamma(K). Every variant and tiling on shapes around every tile edge in M, N and
 // K, with operands laid out four ways inside NaN-filled buffers with guard cells around them,
-// and the path each launcher took checked against the 16-byte alignment rule (for 16-18: TMA
-// where it holds, stage 15's kernel where not). Stages 16-19 also run many times at a large K,
-// bit for bit the same each time ([repeatable]). Tagged [sm80] (13-15) and [sm90] (16-19,
-// sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
-#include <catch2/catch.hpp>
-
+// and the path each launcher took checked against the 16-byte alignment rule (for the Hopper
+// stages: TMA where it holds, stage 15's kernel where not). The Hopper stages also run many
+// times at a large K, bit for bit the same each time ([repeatable]). Tagged [sm80] or [sm90]
+// (sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -17,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "08_transpose_padded/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
 #include "13_gpu_wmma/kernel.hpp"
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
@@ -72,8 +72,8 @@ std::vector<test::GemmCase> part4_cases() {
           {129, 257, 1000}};
 }
 
-// Stages 16-18: Part 4's shapes, and one with more output tiles than an H100 holds at once
-// for any tile up to 128x256 or 256x128, so that some of stage 18's persistent blocks take a
+// The BF16 Hopper stages: Part 4's shapes, and one with more output tiles than an H100 holds at
+// once for any tile up to 128x256 or 256x128, so that some of stage 18's persistent blocks take a
 // second tile, after a first whose store may still be under way. K = 200 is four slices, the
 // last partial: the second tile's slices reuse all four ring slots with the other barrier
 // parity, where a slot or a phase carried over wrongly from the first tile would show.
@@ -84,7 +84,8 @@ std::vector<test::GemmCase> hopper_cases() {
 }
 
 // Whole 16-byte rows for both element sizes after 8 guard columns, and 8 or more after the
-// view: the 16-byte path (TMA for 16-18) whatever the view's width, partial chunks at its edge.
+// view: the 16-byte path (TMA for the Hopper stages) whatever the view's width, partial chunks at
+// its edge.
 const Layout kAlignedPadding = {"aligned padding", 1, 8,
                                 [](int width) { return (width + 7) / 8 * 8 + 8; }};
 
@@ -179,8 +180,8 @@ std::vector<Variant> named_variants(const std::vector<std::string>& names, Launc
 
 // Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
 // bound of the reference, nothing outside the view may be written, and the launcher must have
-// taken `aligned` (the 16-byte path; for 16-18 TMA) exactly when A and B allow 16-byte
-// accesses, else the element path (for 16-18 their fallback's, stage 15's).
+// taken `aligned` (the 16-byte path; for the Hopper stages TMA) exactly when A and B allow
+// 16-byte accesses, else the element path (for the Hopper stages their fallback's, stage 15's).
 void check_part4(const std::vector<Variant>& variants, OperandPath aligned,
                  const std::vector<test::GemmCase>& cases = part4_cases()) {
   REQUIRE_FALSE(variants.empty());
@@ -291,7 +292,7 @@ TEST_CASE("Part 4 layouts: both 16-byte paths and a misaligned pointer",
 // The guard cells Layout's comment promises, for every width the shapes give A (K), B and C
 // (N): a row above and below every view, a column or more on both sides of it unless the
 // layout is tight, and for each width a layout guarded all round on the 16-byte path (TMA
-// for 16-18) and one on the fallback.
+// for the Hopper stages) and one on the fallback.
 TEST_CASE("every Part 4 view has guard cells on both paths",
           "[stage13][stage14][stage15][stage16][stage17][stage18]") {
   static_assert(kGuardRowsBelow >= 1, "a store one row past C's view must land on a guard row");
@@ -325,8 +326,7 @@ TEST_CASE("14 mma.sync swizzled and not: every shape and layout",
   check_part4(named_variants(mma_configs(), launch_gemm_mma), OperandPath::sixteen_byte);
 }
 
-TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout",
-          "[gpu][sm80][stage15]") {
+TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout", "[gpu][sm80][stage15]") {
   std::vector<std::string> fitting;
   for (const std::string& name : mma_pipelined_configs()) {
     if (mma_pipelined_unfit_reason(name).empty()) fitting.push_back(name);
@@ -334,7 +334,8 @@ TEST_CASE("15 mma.sync pipelined: every tiling on every shape and layout",
   check_part4(named_variants(fitting, launch_gemm_mma_pipelined), OperandPath::sixteen_byte);
 }
 
-TEST_CASE("the Part 4 launchers refuse mismatched shapes", "[gpu][sm80][stage13][stage14][stage15]") {
+TEST_CASE("the Part 4 launchers refuse mismatched shapes",
+          "[gpu][sm80][stage13][stage14][stage15]") {
   DeviceMatrixBf16 a(8, 16);
   DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
   DeviceMatrix c(8, 8);
@@ -393,9 +394,9 @@ TEST_CASE("18 persistent clusters: bit-identical results run after run",
 }
 
 // Stage 19's variants, through one workspace (one launch at a time, as the tests run). Its
-// shapes: stage 16-18's, where split-K divides the smaller ones (fewer tiles than clusters), and
-// one whose few tiles and long K (65 slices) give Stream-K runs of a few slices, crossing tile
-// boundaries, in both tilings that have a Stream-K variant.
+// shapes: the other Hopper stages', where split-K divides the smaller ones (fewer tiles than
+// clusters), and one whose few tiles and long K (65 slices) give Stream-K runs of a few slices,
+// crossing tile boundaries, in both tilings that have a Stream-K variant.
 std::vector<Variant> stream_k_variants(const std::vector<std::string>& names,
                                        const StreamKWorkspace& workspace) {
   return named_variants(names, [&workspace](const std::string& name, MatrixBf16 a, MatrixBf16 b,
@@ -417,10 +418,10 @@ std::vector<test::GemmCase> stream_k_cases() {
 // against a wave, the ways a last wave splits). No GPU needed: the rule is a pure function.
 TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]") {
   const StreamKResidency h100{132, 66};
-  const std::string pairs = "128x256_c2_g8";  // stage 18's default tiling past one wave
+  const bool pairs = true;  // stage 18's default on 128 x 256 tiles in clusters of two
   struct Case {
     int m, n, k;
-    std::string stage18_tiling;
+    bool default_on_wide_pairs;
     std::string choice;
   };
   const Case cases[] = {
@@ -436,7 +437,7 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
       {2048, 2048, 2048, pairs, ""},                    // 128 tiles, 32 slices
       {4096, 4096, 4096, pairs, ""},                    // 256 pairs: the last wave too full
       {8192, 28672, 4096, pairs, "128x256_c2_split"},   // 3584 pairs: 20 left, split 3 ways
-      {8192, 28672, 4096, "128x192_c2_g8", ""},         // stage 18 not on 128 x 256 pairs
+      {8192, 28672, 4096, false, ""},                   // stage 18 not on 128 x 256 pairs
       {128, 65536, 4096, pairs, ""},                    // a wave or more in one tile row
       {1408, 768, 1024, pairs, "128x128_c1_dp"},        // 33 tiles: a quarter
       {768, 2816, 4096, pairs, ""},                     // 66 tiles: half, 64 slices
@@ -449,8 +450,8 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
   };
   const std::vector<std::string> names = stream_k_configs();
   for (const Case& c : cases) {
-    CAPTURE(c.m, c.n, c.k, c.stage18_tiling);
-    const std::string choice = stream_k_rule(c.m, c.n, c.k, h100, c.stage18_tiling);
+    CAPTURE(c.m, c.n, c.k, c.default_on_wide_pairs);
+    const std::string choice = stream_k_rule(c.m, c.n, c.k, h100, c.default_on_wide_pairs);
     REQUIRE(choice == c.choice);
     if (!choice.empty()) REQUIRE(std::find(names.begin(), names.end(), choice) != names.end());
     REQUIRE(choice != names.front());  // by_shape choosing itself would never end
@@ -484,16 +485,13 @@ TEST_CASE("19 Stream-K: bit-identical results run after run",
 
 // Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products
 // are exact, as with BF16 above), laid out the four ways in FP32 (a 16-byte row start needs
-// element offsets and strides that are multiples of 4). B^T goes to a NaN-filled workspace of
-// whole 128-byte rows; the TMA path exactly when A allows float4, stage 12's kernel otherwise.
+// element offsets and strides that are multiples of 4). The variants on B as given, and those
+// from B^T, written by stage 08's kernel into a NaN-filled workspace of whole 128-byte rows.
+// Operands whose rows TMA cannot read are copied first: the path says so.
 TEST_CASE("18 TF32: every variant on every shape and layout",
           "[gpu][sm90][stage18]") {
-  const std::vector<std::string> variants = persistent_tf32_configs();
-  const std::vector<std::string> transposing = persistent_tf32_transposing_configs();
-  auto transposes = [&](const std::string& name) {
-    return std::find(transposing.begin(), transposing.end(), name) != transposing.end();
-  };
-  REQUIRE_FALSE(variants.empty());
+  REQUIRE_FALSE(persistent_tf32_configs().empty());
+  REQUIRE_FALSE(persistent_tf32_transposing_configs().empty());
   for (const auto& shape : hopper_cases()) {
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
     HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
@@ -510,22 +508,29 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
       const FloatOperand b_device = place_float(b.view(), layout);
       DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(layout, shape.m, shape.n);
       const Matrix c = view_in(c_buffer.view(), layout, shape.m, shape.n);
-      const bool vector = allows_float4(a_device.view);
-      for (const std::string& name : variants) {
+      const bool nothing_to_do = shape.m == 0 || shape.n == 0 || shape.k == 0;
+      auto expected = [&](bool copies) {
+        return copies && !nothing_to_do ? OperandPath::tma_after_copy : OperandPath::tma;
+      };
+      for (const std::string& name : persistent_tf32_configs()) {
+        CAPTURE(name);
+        c_buffer.poison();
+        const OperandPath path = launch_gemm_persistent_tf32(name, a_device.view, b_device.view, c);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == expected(!allows_float4(a_device.view) || !allows_float4(b_device.view)));
+        require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
+                        shape);
+      }
+      for (const std::string& name : persistent_tf32_transposing_configs()) {
         CAPTURE(name);
         c_buffer.poison();
         b_t.poison();
+        const Matrix b_t_view = b_t.view().sub(0, 0, shape.n, shape.k);
+        if (shape.n > 0 && shape.k > 0) launch_transpose_padded(b_device.view, b_t_view, 32, 8);
         const OperandPath path =
-            launch_gemm_persistent_tf32(name, a_device.view, b_device.view, b_t.view(), c);
+            launch_gemm_persistent_tf32_transposed(name, a_device.view, b_t_view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (vector ? OperandPath::tma
-                                : pipelined_path(a_device.view, b_device.view, c)));
-        // B^T is written exactly on the TMA path where the variant transposes B or B's rows
-        // allow no tensor map: a swapped variant that fell back would pass everything else.
-        HostMatrix b_t_corner(1, 1);
-        copy_2d(b_t_corner.view(), b_t.view().sub(0, 0, 1, 1), cudaMemcpyDeviceToHost);
-        const bool written = !std::isnan(b_t_corner.view().get(0, 0));
-        REQUIRE(written == (vector && (transposes(name) || !allows_float4(b_device.view))));
+        REQUIRE(path == expected(!allows_float4(a_device.view)));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
                         shape);
       }
@@ -534,7 +539,7 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
 }
 
 // The same for the TF32 variant, on TF32 values (the bound of the every-shape test above): the
-// swapped default and its pairs, and the transposing pairs, B^T written again before every run.
+// swapped default and its pairs, and the transposing pairs from B^T.
 TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][repeatable]") {
   const Repeats repeat = repeats();
   const test::GemmCase& shape = repeat.shape;
@@ -545,17 +550,22 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
   const FloatOperand a_device = place_float(a.view(), kAlignedPadding);
   const FloatOperand b_device = place_float(b.view(), kAlignedPadding);
   DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
+  launch_transpose_padded(b_device.view, b_t.view(), 32, 8);
   for (const std::string& name : {persistent_tf32_configs().front(),
-                                  std::string("swapped_128x256_c2_g8"),
-                                  std::string("transposed_128x256_c2_g8")}) {
+                                  std::string("swapped_128x256_c2_g8")}) {
     CAPTURE(name);
     require_same_every_run(
         [&](Matrix c) {
-          b_t.poison();
-          return launch_gemm_persistent_tf32(name, a_device.view, b_device.view, b_t.view(), c);
+          return launch_gemm_persistent_tf32(name, a_device.view, b_device.view, c);
         },
         a_device.view, b_device.view, a.view(), b.view(), repeat);
   }
+  require_same_every_run(
+      [&](Matrix c) {
+        return launch_gemm_persistent_tf32_transposed("transposed_128x256_c2_g8", a_device.view,
+                                                      b_t.view(), c);
+      },
+      a_device.view, b_device.view, a.view(), b.view(), repeat);
 }
 
 // A user's FP32 inputs are not TF32 values: the tensor cores read each one with its low 13
@@ -582,11 +592,17 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
   DeviceMatrix c(shape.m, shape.n);
   const double input_gamma = tensor_gemm_gamma(shape.k) + std::ldexp(1.0, -8);
+  // The transposing variant from the B^T that stage 08's kernel writes, as the program times it.
+  auto launch = [&](const std::string& name) {
+    if (name == swapped)
+      return launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), c.view());
+    launch_transpose_padded(b_device.view(), b_t.view(), 32, 8);
+    return launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+  };
   for (const std::string& name : {swapped, transposing}) {
     CAPTURE(name);
     c.poison();
-    REQUIRE(launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(),
-                                        c.view()) == OperandPath::tma);
+    REQUIRE(launch(name) == OperandPath::tma);
     CUDA_CHECK(cudaDeviceSynchronize());
     const CheckResult within = check_gemm_on_device(a_device.view(), b_device.view(), c.view(),
                                                     a.view(), b.view(), input_gamma);
@@ -612,8 +628,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   a_device.upload(a.view());
   b_device.upload(b.view());
   b_t.poison();
-  launch_gemm_persistent_tf32(transposing, a_device.view(), b_device.view(), b_t.view(),
-                              c.view());
+  launch_transpose_padded(b_device.view(), b_t.view(), 32, 8);
   c.poison();
   launch_gemm_persistent_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -637,7 +652,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   for (const std::string& name : {swapped, transposing}) {
     CAPTURE(name);
     c.poison();
-    launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), b_t.view(), c.view());
+    launch(name);
     CUDA_CHECK(cudaDeviceSynchronize());
     HostMatrix c_host(shape.m, shape.n);
     c.download(c_host.view());
@@ -661,36 +676,27 @@ TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
   DeviceMatrix b(16, 8);
   DeviceMatrix b_t(8, 16, transposed_b_stride(16));
   DeviceMatrix c(8, 8);
+  const std::string swapped = persistent_tf32_configs().front();
   const std::string name = persistent_tf32_transposing_configs().front();
   DeviceMatrix wrong_b_t(16, 8);  // k x n instead of n x k
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), b.view(), wrong_b_t.view(),
-                                                c.view()),
-                    std::invalid_argument);
+  REQUIRE_THROWS_AS(
+      launch_gemm_persistent_tf32_transposed(name, a.view(), wrong_b_t.view(), c.view()),
+      std::invalid_argument);
   DeviceMatrix wrong_b(8, 8);  // a.width 16 != b.height 8
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), wrong_b.view(), b_t.view(),
-                                                c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(swapped, a.view(), wrong_b.view(), c.view()),
                     std::invalid_argument);
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32("256x128_c2_g8", a.view(), b.view(), b_t.view(),
-                                                c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32("256x128_c2_g8", a.view(), b.view(), c.view()),
                     std::invalid_argument);
-  // A workspace whose rows TMA cannot read is the caller's mistake, not a reason to fall back.
+  // A workspace whose rows TMA cannot read is the caller's mistake: refused, not copied.
   DeviceMatrix odd_b_t(8, 16, 18);  // rows 72 bytes apart: no tensor map
   REQUIRE_THROWS_AS(
       launch_gemm_persistent_tf32_transposed(name, a.view(), odd_b_t.view(), c.view()),
       std::invalid_argument);
-  REQUIRE_THROWS_AS(
-      launch_gemm_persistent_tf32(name, a.view(), b.view(), odd_b_t.view(), c.view()),
-      std::invalid_argument);
-  // The product from B^T is the transposing variants' alone.
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32_transposed(persistent_tf32_configs().front(),
-                                                           a.view(), b_t.view(), c.view()),
+  // Each launcher takes its own variants only.
+  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), b.view(), c.view()),
                     std::invalid_argument);
-  // Only A decides the path; the product alone refuses an A that TMA cannot read.
-  DeviceMatrix odd_a(8, 16, 18);
-  REQUIRE(tf32_path(odd_a.view(), b.view(), c.view()) != OperandPath::tma);
-  REQUIRE(tf32_path(a.view(), b.view(), c.view()) == OperandPath::tma);
   REQUIRE_THROWS_AS(
-      launch_gemm_persistent_tf32_transposed(name, odd_a.view(), b_t.view(), c.view()),
+      launch_gemm_persistent_tf32_transposed(swapped, a.view(), b_t.view(), c.view()),
       std::invalid_argument);
 }
 

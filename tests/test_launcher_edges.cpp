@@ -1,7 +1,7 @@
-// Every public launcher of stages 03-19 at the edges of its contract (common/matrix.hpp): a
-// view that breaks the int-index rule is refused before any CUDA call (so those tests need no
-// GPU), an empty C is no work, and K = 0 makes C = 0, every sum empty, as the kernels of
-// stages 03-12 always wrote it.
+// Every public launcher of the GPU stages but FP8's at the edges of its contract
+// (common/matrix.hpp): a view that breaks the int-index rule is refused before any CUDA call
+// (so those tests need no GPU), an empty C is no work, and K = 0 makes C = 0, every sum empty,
+// as the FP32 kernels always wrote it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -56,7 +56,7 @@ void add_configs(std::vector<Launcher<View>>& launchers, const std::string& pref
   }
 }
 
-// 03-05 and 09-12, every variant, tiling and ablation the programs offer.
+// The FP32 matrix-product stages, every variant, tiling and ablation the programs offer.
 std::vector<Launcher<Matrix>> fp32_launchers() {
   std::vector<Launcher<Matrix>> launchers;
   for (const auto& [name, mapping] :
@@ -111,7 +111,7 @@ std::vector<Launcher<Matrix>> fp32_launchers() {
   return launchers;
 }
 
-// 13-15 (sm_80 and newer), every variant and tiling.
+// The sm_80 tensor-core stages, every variant and tiling.
 std::vector<Launcher<MatrixBf16>> sm80_launchers() {
   std::vector<Launcher<MatrixBf16>> launchers;
   add_configs(launchers, "13 ", wmma_configs(), launch_gemm_wmma);
@@ -120,7 +120,7 @@ std::vector<Launcher<MatrixBf16>> sm80_launchers() {
   return launchers;
 }
 
-// 16-18 (sm_90a), every BF16 variant.
+// The BF16 Hopper stages that need no workspace (sm_90a), every variant.
 std::vector<Launcher<MatrixBf16>> hopper_launchers() {
   std::vector<Launcher<MatrixBf16>> launchers;
   add_configs(launchers, "16 ", tma_wgmma_configs(), launch_gemm_tma_wgmma);
@@ -145,9 +145,8 @@ std::vector<Launcher<MatrixBf16>> stream_k_launchers(const StreamKWorkspace& wor
 std::vector<Launcher<Matrix>> tf32_launchers(const DeviceMatrix& b_t_buffer) {
   std::vector<Launcher<Matrix>> launchers;
   for (const std::string& config : persistent_tf32_configs()) {
-    launchers.push_back({"18 TF32 " + config, [=, &b_t_buffer](Matrix a, Matrix b, Matrix c) {
-                           const Matrix b_t = b_t_buffer.view().sub(0, 0, b.width, b.height);
-                           launch_gemm_persistent_tf32(config, a, b, b_t, c);
+    launchers.push_back({"18 TF32 " + config, [=](Matrix a, Matrix b, Matrix c) {
+                           launch_gemm_persistent_tf32(config, a, b, c);
                          }});
   }
   for (const std::string& config : persistent_tf32_transposing_configs()) {
@@ -259,11 +258,11 @@ std::vector<Launcher<View>> without(std::vector<Launcher<View>> launchers,
 
 }  // namespace
 
-TEST_CASE("03-12 launchers refuse views that break the int rule", "[launch]") {
+TEST_CASE("FP32 launchers refuse views that break the int rule", "[launch]") {
   require_rule_refused(fp32_launchers());
 }
 
-TEST_CASE("13-18 launchers refuse views that break the int rule", "[launch][bf16]") {
+TEST_CASE("BF16 launchers refuse views that break the int rule", "[launch][bf16]") {
   std::vector<Launcher<MatrixBf16>> launchers = sm80_launchers();
   const std::vector<Launcher<MatrixBf16>> hopper = hopper_launchers();
   launchers.insert(launchers.end(), hopper.begin(), hopper.end());
@@ -275,27 +274,27 @@ TEST_CASE("18 TF32 launchers refuse views that break the int rule", "[launch]") 
   const Matrix a{8, 8, 8, elements};
   const Matrix b{8, 8, 8, elements};
   const Matrix c{8, 8, 8, elements};
-  // A B^T whose stride is below its width, yet a multiple of 4 floats: TMA could read it.
-  const Matrix short_b_t{8, 8, 4, elements};
+  // A B (or B^T) whose stride is below its width, yet a multiple of 4 floats: TMA could read it.
+  const Matrix short_b{8, 8, 4, elements};
   const Matrix huge_a{8, 1 << 28, 8, elements};
   const Matrix huge_c{8, 1 << 28, 8, elements};
   for (const std::string& config : persistent_tf32_configs()) {
     CAPTURE(config);
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, a, b, short_b_t, c),
+    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, a, short_b, c),
                         Catch::Contains(kRuleText));
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, huge_a, b, b, huge_c),
+    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, huge_a, b, huge_c),
                         Catch::Contains(kRuleText));
   }
   for (const std::string& config : persistent_tf32_transposing_configs()) {
     CAPTURE(config);
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, a, short_b_t, c),
+    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, a, short_b, c),
                         Catch::Contains(kRuleText));
     REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, huge_a, b, huge_c),
                         Catch::Contains(kRuleText));
   }
 }
 
-TEST_CASE("06-08 transposes refuse views that break the int rule", "[launch]") {
+TEST_CASE("Transposes refuse views that break the int rule", "[launch]") {
   alignas(16) float elements[64] = {};
   using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
   const struct {
@@ -317,7 +316,7 @@ TEST_CASE("06-08 transposes refuse views that break the int rule", "[launch]") {
   }
 }
 
-TEST_CASE("03-12 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][launch]") {
+TEST_CASE("FP32 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][launch]") {
   std::vector<std::string> unfit;
   for (const std::string& config : pipelined_configs()) {
     if (!pipelined_unfit_reason(config).empty()) unfit.push_back("12 " + config);
@@ -325,7 +324,7 @@ TEST_CASE("03-12 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][la
   require_edges_handled<DeviceMatrix>(without(fp32_launchers(), unfit));
 }
 
-TEST_CASE("06-08 transposes: an empty matrix is no work", "[gpu][launch]") {
+TEST_CASE("Transposes: an empty matrix is no work", "[gpu][launch]") {
   using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
   for (const auto& [rows, cols] : {std::pair{0, 5}, std::pair{5, 0}, std::pair{0, 0}}) {
     DeviceMatrix in(rows + 2, cols + 2);
@@ -344,7 +343,7 @@ TEST_CASE("06-08 transposes: an empty matrix is no work", "[gpu][launch]") {
   }
 }
 
-TEST_CASE("13-15 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm80]") {
+TEST_CASE("sm_80 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm80]") {
   std::vector<std::string> unfit;
   for (const std::string& config : mma_pipelined_configs()) {
     if (!mma_pipelined_unfit_reason(config).empty()) unfit.push_back("15 " + config);
@@ -352,7 +351,7 @@ TEST_CASE("13-15 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm
   require_edges_handled<DeviceMatrixBf16>(without(sm80_launchers(), unfit));
 }
 
-TEST_CASE("16-18 launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm90]") {
+TEST_CASE("Hopper launchers: empty C is no work and K = 0 gives C = 0", "[gpu][sm90]") {
   require_edges_handled<DeviceMatrixBf16>(hopper_launchers());
 }
 

@@ -1,4 +1,4 @@
-// Stages 06-08 and the copy kernel they are measured against: every tile and thread layout,
+// The transpose stages and the copy kernel they are measured against: every tile and thread layout,
 // on shapes that catch edge bugs, compared with the input bit for bit.
 #include <catch2/catch.hpp>
 

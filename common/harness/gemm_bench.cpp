@@ -102,7 +102,8 @@ OperandPath GemmBench::run_on_path(Report& report, const std::string& variant, R
   TakenPath taken;
   Measurement row = state_->time_and_check(
       variant, role, [&](Matrix a, Matrix b, Matrix c) { taken(launch(a, b, c)); },
-      gemm_gamma(state_->shape.k));
+      state_->inputs == GemmInputs::tf32 ? tensor_gemm_gamma(state_->shape.k)
+                                         : gemm_gamma(state_->shape.k));
   row.variant += std::string(", ") + name(taken.path());
   report.add(row);
   return taken.path();

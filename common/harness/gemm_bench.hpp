@@ -47,7 +47,8 @@ class GemmBench {
   // Times `launch` (C poisoned, and L2 flushed unless --l2 warm, before each run), checks C
   // within the bound of an FP32 sum, adds a row.
   void run(Report& report, const std::string& variant, Role role, const GemmLaunch& launch);
-  // The same, the label ending in ", " and the name of the path taken, which it returns.
+  // The same, the label ending in ", " and the name of the path taken, which it returns; on
+  // GemmInputs::tf32, checked as run_tf32's rows.
   OperandPath run_on_path(Report& report, const std::string& variant, Role role,
                           const GemmPathLaunch& launch, PathName name);
   // A tensor-core kernel on GemmInputs::tf32: checked within the bound of exact products

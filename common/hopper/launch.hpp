@@ -1,5 +1,5 @@
-// The launch path stages 16-19 share, host side (the device side is common/hopper/): each
-// stage's table of named variants (the first the default, the others ablations or other
+// The launch path the BF16 Hopper stages share, host side (the device side is common/hopper/):
+// each stage's table of named variants (the first the default, the others ablations or other
 // tilings); one launcher that runs a variant after checking the shapes and the GPU, or takes
 // the fallback, stage 15's kernel, where A or B allow no tensor map (tma_path); and the launch
 // of one block per tile of C that stages 16 and 17 make.
@@ -14,16 +14,18 @@
 
 namespace ladder {
 
-// The path stages 16-18 take for c = a * b: OperandPath::tma where A and B can be described by
-// tensor maps, which need 16-byte aligned rows (sixteen_byte_path) and no empty dimension;
-// else the fallback's own path, stage 15's kernel on a and b (sixteen_byte_path: the element
-// path, unless a dimension is empty).
+// The path the BF16 Hopper stages take for c = a * b: OperandPath::tma where A and B can be
+// described by tensor maps, which need 16-byte aligned rows (sixteen_byte_path) and no empty
+// dimension; else the fallback's own path, stage 15's kernel on a and b (sixteen_byte_path:
+// the element path, unless a dimension is empty).
 OperandPath tma_path(const MatrixBf16& a, const MatrixBf16& b);
 
-// How the programs of stages 16-18 label the path: "TMA path", or the fallback to stage 15's
+// How the BF16 Hopper stages' programs label the path: "TMA path", or the fallback to stage 15's
 // kernel, which on operands that allow no tensor map copies element by element.
 inline const char* tma_path_name(OperandPath path) {
-  return path == OperandPath::tma ? path_name(path) : "fallback to stage 15's scalar path";
+  return path == OperandPath::tma || path == OperandPath::tma_after_copy
+             ? path_name(path)
+             : "fallback to stage 15's scalar path";
 }
 
 // A variant of a stage's kernel by name; `launch` runs it on the TMA path, on checked operands.

@@ -1,6 +1,7 @@
-// Stage 18's building blocks, which stage 19 reuses: what the kernel multiplies (BF16), the
-// tile configuration, the order in which clusters take tiles, the epilogue through TMA stores,
-// and the launch of one block per SM in clusters. The kernel itself is in kernel.cu.
+// The persistent kernels' building blocks: what they multiply (BF16), the tile configuration,
+// the order in which clusters take tiles, the epilogue through TMA stores, and the launch of
+// one block per SM in clusters. The BF16 kernel itself is in persistent_kernel.cuh; the
+// Stream-K, TF32 and FP8 kernels build their own from the same blocks.
 #pragma once
 
 #include <cuda.h>
@@ -30,10 +31,10 @@ struct RowsOfA {
   }
 };
 
-// What the kernel multiplies: BF16 A (K-major) and B (N-major) as in stages 16-17. A slice is
-// 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64 such lines
-// (8 KB). Stage 18's TF32 variants have their own (kernel.cu, tf32_swapped.cu), with the same
-// slot sizes.
+// What the kernel multiplies: BF16 A (K-major) and B (N-major) as in the one-tile-per-block Hopper
+// stages. A slice is 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64
+// such lines (8 KB). Stage 18's TF32 variants have their own (kernel.cu, tf32_swapped.cu), with the
+// same slot sizes.
 struct Bf16Operands : RowsOfA {
   using View = MatrixBf16;
   static constexpr int kSliceK = hopper::kSliceK;

@@ -86,7 +86,8 @@ class PlotTest(ScriptTest):
         self.assertEqual({r["stage"] for r in fp8}, {"20_gpu_fp8"})
         self.assertEqual(plot.fastest_ceiling(fp8, "cuBLASLt FP8 (")[0],
                          "cuBLASLt FP8 (E4M3, FP32 accumulate)")
-        # Every Part 4 stage measured there (16-19 only where the run had an H100), and only those.
+        # Every Part 4 stage measured there (the Hopper ones only where the run had an H100), and
+        # only those.
         stages = {r["stage"] for r in cores}
         self.assertLessEqual({"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"}, stages)
         self.assertTrue(all(13 <= int(stage[:2]) <= 19 for stage in stages), stages)

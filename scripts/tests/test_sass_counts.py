@@ -44,7 +44,7 @@ TENSOR_DUMP = DUMP + """
 		..........
 """
 # A Hopper kernel as cuobjdump prints TMA copies completing on an mbarrier and wgmma reading
-# shared memory: no HMMA, no LDSM, only the instructions of stages 16-18.
+# shared memory: no HMMA, no LDSM, only the instructions of the Hopper stages.
 HOPPER_DUMP = """
 	code for sm_90a
 		Function : kernel_wgmma
