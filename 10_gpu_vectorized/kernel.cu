@@ -201,9 +201,9 @@ void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
   }
 }
 
-}  // namespace
-
 OperandPath vectorized_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
+
+}  // namespace
 
 OperandPath launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth) {
   check_gemm_shapes(a, b, c);

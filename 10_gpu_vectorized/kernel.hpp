@@ -7,14 +7,11 @@
 
 namespace ladder {
 
-// The path launch_gemm_vectorized takes for these views: 128-bit when A, B and C all allow
-// float4 (allows_float4), else 4-byte global accesses with the same shared layout and loop.
-OperandPath vectorized_path(Matrix a, Matrix b, Matrix c);
-
 // c = a * b on device views (c is a.height x b.width, a.width == b.height), any sizes and
 // strides, with slices of slice_depth (BK: 16, or 8 as stage 09) columns of A. Returns the
-// path it took, once the kernel is queued; launch errors throw CudaError, mismatched shapes
-// or another depth std::invalid_argument.
+// path it took, once the kernel is queued: 128-bit when A, B and C all allow float4
+// (allows_float4), else 4-byte global accesses with the same shared layout and loop. Launch
+// errors throw CudaError, mismatched shapes or another depth std::invalid_argument.
 OperandPath launch_gemm_vectorized(Matrix a, Matrix b, Matrix c, int slice_depth = 16);
 
 }  // namespace ladder

@@ -234,11 +234,11 @@ const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kCandidates[] =
     {"128x128x8_w64x64_t8x16_128", launch<Tiling<128, 128, 8, 64, 64, 8, 16, 128>>},
 };
 
+OperandPath warp_tiled_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
+
 }  // namespace
 
 std::vector<std::string> warp_tiled_configs() { return config_names(kCandidates); }
-
-OperandPath warp_tiled_path(Matrix a, Matrix b, Matrix c) { return float4_path({a, b, c}); }
 
 OperandPath launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c) {
   check_gemm_shapes(a, b, c);

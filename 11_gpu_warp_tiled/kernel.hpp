@@ -15,12 +15,9 @@ namespace ladder {
 // search). Every one is correct for every size; they differ only in speed.
 std::vector<std::string> warp_tiled_configs();
 
-// 128-bit global path when A, B and C all allow float4, else the scalar one.
-OperandPath warp_tiled_path(Matrix a, Matrix b, Matrix c);
-
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
-// took, once the kernel is queued; an unknown tiling or mismatched shapes throw
-// std::invalid_argument, launch errors CudaError.
+// took, once the kernel is queued (128-bit when A, B and C all allow float4, else scalar). An
+// unknown tiling or mismatched shapes throw std::invalid_argument, launch errors CudaError.
 OperandPath launch_gemm_warp_tiled(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 }  // namespace ladder

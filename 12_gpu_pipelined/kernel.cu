@@ -467,11 +467,11 @@ const Candidate& find_candidate(const std::string& config) {
   return find_config(kCandidates, config, "stage 12 has no tiling");
 }
 
-}  // namespace
-
 // A is always copied 4 bytes at a time (each float goes to its own row of the transposed
 // slice), so only B's copies and C's stores need 16-byte alignment.
 OperandPath pipelined_path(Matrix, Matrix b, Matrix c) { return float4_path({b, c}); }
+
+}  // namespace
 
 std::vector<std::string> pipelined_configs() { return config_names(kCandidates); }
 

@@ -29,13 +29,11 @@ std::vector<std::string> pipelined_ablations();
 // 66,560 bytes, more than sm_75's 64 KB).
 std::string pipelined_unfit_reason(const std::string& config);
 
-// 128-bit copies of B and stores of C when B and C allow float4, else 4-byte ones.
-OperandPath pipelined_path(Matrix a, Matrix b, Matrix c);
-
 // c = a * b on device views with the named tiling ("auto": pipelined_config_for), any sizes
-// and strides. Returns the path it took (pipelined_path), once the kernel is queued; an unknown
-// tiling or mismatched shapes throw std::invalid_argument, a tiling too large for this GPU
-// UsageError, launch errors CudaError.
+// and strides. Returns the path it took, once the kernel is queued: 128-bit copies of B and
+// stores of C when B and C allow float4, else 4-byte ones. An unknown tiling or mismatched
+// shapes throw std::invalid_argument, a tiling too large for this GPU UsageError, launch
+// errors CudaError.
 OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
 
 // c = a * b with the default tiling and the named ablation (pipelined_ablations).

@@ -17,7 +17,7 @@ namespace ladder {
 std::vector<std::string> tma_wgmma_configs();
 
 // c = a * b on device views with the named tiling, any sizes and strides. Returns the path it
-// took (tma_path, common/hopper/launch.hpp) once the kernel is queued. An unknown
+// took (common/hopper/launch.hpp) once the kernel is queued. An unknown
 // tiling or mismatched shapes throw std::invalid_argument, a GPU other than sm_90
 // UnsupportedGpuError, launch errors CudaError.
 OperandPath launch_gemm_tma_wgmma(const std::string& config, MatrixBf16 a, MatrixBf16 b,

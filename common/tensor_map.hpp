@@ -18,7 +18,7 @@ namespace ladder {
 // elements into shared memory, in the 128-byte swizzled layout that wgmma reads. The parts of
 // a box past m's edges arrive as zeros, so edge tiles need no code of their own.
 // Needs allows_16_bytes(m): TMA takes 16-byte-aligned base addresses and row strides only (the
-// launchers ask tma_path first and take their fallback where it is not OperandPath::tma), and
+// launchers check the rows first and take their fallback where it is not OperandPath::tma), and
 // a box of 8 to 64 columns (whole 16-byte chunks, a row within the 128-byte swizzle) by 1 to
 // 256 rows; throws std::invalid_argument otherwise. Throws CudaError when the driver has no
 // cuTensorMapEncodeTiled (older than CUDA 12.0) or refuses the map.

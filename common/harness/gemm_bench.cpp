@@ -88,10 +88,6 @@ GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options, GemmInpu
 
 GemmBench::~GemmBench() = default;
 
-Matrix GemmBench::a() const { return state_->a.view(); }
-Matrix GemmBench::b() const { return state_->b.view(); }
-Matrix GemmBench::c() const { return state_->c.view(); }
-
 void GemmBench::run(Report& report, const std::string& variant, Role role,
                     const GemmLaunch& launch) {
   report.add(state_->time_and_check(variant, role, launch, gemm_gamma(state_->shape.k)));

@@ -57,10 +57,6 @@ class GemmBench {
   void run_cublas(Report& report);       // the ceiling: cuBLAS SGEMM
   void run_cublas_tf32(Report& report);  // the TF32 ceiling: cuBLAS with TF32 products
   void run_transfers(Report& report);    // copies of A and B in, C out (pageable memory)
-  // The device views every launch gets.
-  Matrix a() const;
-  Matrix b() const;
-  Matrix c() const;
 
  private:
   struct State;

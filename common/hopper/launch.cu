@@ -7,12 +7,18 @@
 #include "common/tensor_map.hpp"
 
 namespace ladder {
+namespace {
 
+// OperandPath::tma where A and B can be described by tensor maps, which need 16-byte aligned
+// rows (sixteen_byte_path) and no empty dimension; else the fallback's own path, stage 15's
+// kernel on a and b (the element path, unless a dimension is empty).
 OperandPath tma_path(const MatrixBf16& a, const MatrixBf16& b) {
   const bool empty = a.width == 0 || a.height == 0 || b.width == 0;
   const OperandPath fallback = sixteen_byte_path({a, b});  // stage 15's on a and b
   return !empty && fallback == OperandPath::sixteen_byte ? OperandPath::tma : fallback;
 }
+
+}  // namespace
 
 OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c) {
   check_gemm_shapes(a, b, c);

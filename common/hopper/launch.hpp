@@ -1,7 +1,7 @@
 // The launch path the BF16 Hopper stages share, host side (the device side is common/hopper/):
 // each stage's table of named variants (the first the default, the others ablations or other
 // tilings); one launcher that runs a variant after checking the shapes and the GPU, or takes
-// the fallback, stage 15's kernel, where A or B allow no tensor map (tma_path); and the launch
+// the fallback, stage 15's kernel, where A or B allow no tensor map; and the launch
 // of one block per tile of C that stages 16 and 17 make.
 #pragma once
 
@@ -13,12 +13,6 @@
 #include "common/operand_path.hpp"
 
 namespace ladder {
-
-// The path the BF16 Hopper stages take for c = a * b: OperandPath::tma where A and B can be
-// described by tensor maps, which need 16-byte aligned rows (sixteen_byte_path) and no empty
-// dimension; else the fallback's own path, stage 15's kernel on a and b (sixteen_byte_path:
-// the element path, unless a dimension is empty).
-OperandPath tma_path(const MatrixBf16& a, const MatrixBf16& b);
 
 // How the BF16 Hopper stages' programs label the path: "TMA path", or the fallback to stage 15's
 // kernel, which on operands that allow no tensor map copies element by element.
@@ -37,7 +31,7 @@ using HopperVariant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c)
 // queues nothing: the caller launches its own kernel (stage 19, whose kernels take more).
 OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
-// c = a * b with `variant`, or the fallback; returns the path taken (tma_path) once the kernel
+// c = a * b with `variant`, or the fallback; returns the path taken once the kernel
 // is queued; the errors as fall_back_unless_tma's.
 OperandPath launch_hopper_variant(const HopperVariant& variant, MatrixBf16 a, MatrixBf16 b,
                                   Matrix c);
