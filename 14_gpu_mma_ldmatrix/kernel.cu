@@ -13,9 +13,8 @@ template <int BlockM, int BlockN, int Threads>
 inline constexpr int kChunksPerThread = (BlockM + BlockN) * kSliceK / kChunk / Threads;
 
 // Through registers: every chunk this thread copies is loaded first, all loads in flight at
-// once, then stored to shared memory. (One chunk at a time, each load's latency is paid in
-// turn: stage 14 ran at less than half the rate that way in a development run,
-// results/15_gpu_mma_pipelined/notes.md.)
+// once, then stored to shared memory. (One chunk at a time, each load's latency would be paid
+// in turn: results/15_gpu_mma_pipelined/notes.md.)
 template <int BlockM, int BlockN, int Threads, bool Swizzle, bool Vector>
 __device__ void copy_slice_through_registers(bf16* a_slice, bf16* b_slice, const MatrixBf16& a,
                                              const MatrixBf16& b) {

@@ -1,6 +1,8 @@
 #include "18_gpu_persistent_clusters/kernel.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -109,34 +111,43 @@ const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVari
 };
 
 // An operand as TMA can read it: m itself where its rows start on 16-byte boundaries, else a
-// copy in rows of whole 128-byte lines, made on the default stream in memory allocated on it
-// (cudaMallocAsync) and freed there after the product. The copy is the layout's price, paid
-// inside the call.
+// copy in rows of whole 128-byte lines (or of 16 bytes, where 128 would break the int rule),
+// made on the default stream in memory allocated on it (cudaMallocAsync) and freed there,
+// ordered after the product, which the launchers also queue on the default stream. The copy is
+// the layout's price, paid inside the call. The default pool keeps what is freed (its release
+// threshold raised), so that a repeated call does not map the memory again each time.
 class TmaReadable {
  public:
   explicit TmaReadable(Matrix m) : view_(m) {
     if (allows_float4(m)) return;
     view_.stride = (m.width + 31) / 32 * 32;
+    const long long rows = static_cast<long long>(m.height) + kEdgeRows;
+    if (view_.stride * rows >= (1LL << 31)) view_.stride = (m.width + 3) / 4 * 4;
     check_view(view_);
-    CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&view_.data),
-                               sizeof(float) * view_.stride * static_cast<std::size_t>(m.height),
-                               nullptr));
-    copy_ = view_.data;
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPool_t pool = nullptr;
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t keep = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    void* copy = nullptr;
+    CUDA_CHECK(cudaMallocAsync(&copy, sizeof(float) * view_.stride *
+                                          static_cast<std::size_t>(m.height), nullptr));
+    copy_.reset(static_cast<float*>(copy));
+    view_.data = copy_.get();
     CUDA_CHECK(cudaMemcpy2DAsync(view_.data, sizeof(float) * view_.stride, m.data,
                                  sizeof(float) * m.stride, sizeof(float) * m.width, m.height,
                                  cudaMemcpyDeviceToDevice, nullptr));
   }
-  ~TmaReadable() {
-    if (copy_ != nullptr) cudaFreeAsync(copy_, nullptr);
-  }
-  TmaReadable(const TmaReadable&) = delete;
-  TmaReadable& operator=(const TmaReadable&) = delete;
   Matrix view() const { return view_; }
   bool copied() const { return copy_ != nullptr; }
 
  private:
+  struct FreeOnStream {
+    void operator()(float* data) const { cudaFreeAsync(data, nullptr); }
+  };
   Matrix view_;
-  float* copy_ = nullptr;
+  std::unique_ptr<float, FreeOnStream> copy_;
 };
 
 // A (m x k), B^T (n x k) and C (m x n), and B^T's rows where TMA can read them: the workspace

@@ -28,7 +28,7 @@ using ladder::Matrix;
 using ladder::MatrixBf16;
 
 // Stage 08's grid covers B's k rows in tiles of 32, at most 65535 of them: the largest K whose
-// B the TF32 ablation can transpose. The program takes no larger K for TF32.
+// B the TF32 ablation can transpose. The program takes no larger K for those variants.
 constexpr int kTf32MaxK = 65535 * 32;
 
 int run_bf16(const ladder::GemmShape& shape, const ladder::RunOptions& options,
@@ -59,7 +59,7 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
   for (const std::string& name : ladder::persistent_tf32_configs()) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run_on_path(
+    bench.run_tf32_on_path(
         report, "TF32 " + name + ", B as given", ladder::Role::stage,
         [name](Matrix a, Matrix b, Matrix c) {
           return ladder::launch_gemm_persistent_tf32(name, a, b, c);
@@ -80,7 +80,7 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   const ladder::baseline::Transpose transpose = ladder::baseline::transpose_padded();
   for (const std::string& name : transposing) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run_on_path(
+    bench.run_tf32_on_path(
         report, "TF32 " + name + ", B^T by stage 08", ladder::Role::stage,
         [name, transpose, &b_t](Matrix a, Matrix b, Matrix c) {
           transpose(b, b_t.view(), 32, 8);
@@ -90,7 +90,7 @@ int run_tf32(const ladder::GemmShape& shape, const ladder::RunOptions& options,
   }
   // b_t holds B^T now: the transposing default's product alone, from it.
   const std::string name = transposing.front();
-  bench.run_on_path(
+  bench.run_tf32_on_path(
       report, "TF32 " + name + ", B^T given (transpose not timed)", ladder::Role::stage,
       [name, &b_t](Matrix a, Matrix, Matrix c) {
         return ladder::launch_gemm_persistent_tf32_transposed(name, a, b_t.view(), c);
@@ -107,7 +107,10 @@ int stage_main(int argc, char** argv) {
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
   const std::vector<std::string> configs = ladder::persistent_configs();
-  const std::vector<std::string> tf32_configs = ladder::persistent_tf32_configs();
+  // TF32: the variants on B as given, then the transposing ones (the swap's ablation).
+  std::vector<std::string> tf32_configs = ladder::persistent_tf32_configs();
+  const std::vector<std::string> transposing = ladder::persistent_tf32_transposing_configs();
+  tf32_configs.insert(tf32_configs.end(), transposing.begin(), transposing.end());
   std::string config;
   std::string precision = "bf16";
   ladder::add_gemm_shape(cli, shape);
@@ -138,22 +141,25 @@ int stage_main(int argc, char** argv) {
       }
       return;
     }
-    if (shape.k > kTf32MaxK) {
-      throw ladder::UsageError("--precision tf32 takes K up to " + std::to_string(kTf32MaxK) +
-                               ", the rows of B that stage 08's transpose covers in one grid");
-    }
-    // The B^T workspace, n x k with rows padded to 32 floats, must be a valid matrix too.
-    try {
-      ladder::check_matrix_shape(shape.n, shape.k, ladder::transposed_b_stride(shape.k));
-    } catch (const ladder::UsageError& error) {
-      throw ladder::UsageError(std::string("--precision tf32 needs B^T (n x k, rows padded to "
-                                           "32 floats): ") + error.what());
-    }
     if (!named_in(tf32_configs)) {
       std::string names;
       for (const std::string& name : tf32_configs) names += " " + name;
       throw ladder::UsageError("--config " + config + " has no TF32 version; --precision tf32 "
                                "takes all or one of:" + names);
+    }
+    if (!named_in(transposing)) return;
+    // The ablation's B^T: stage 08's kernel must cover K, and B^T (n x k, rows padded to 32
+    // floats) must be a valid matrix.
+    if (shape.k > kTf32MaxK) {
+      throw ladder::UsageError("the transposing TF32 variants take K up to " +
+                               std::to_string(kTf32MaxK) +
+                               ", the rows of B that stage 08's transpose covers in one grid");
+    }
+    try {
+      ladder::check_matrix_shape(shape.n, shape.k, ladder::transposed_b_stride(shape.k));
+    } catch (const ladder::UsageError& error) {
+      throw ladder::UsageError(std::string("the transposing TF32 variants need B^T (n x k, rows "
+                                           "padded to 32 floats): ") + error.what());
     }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;

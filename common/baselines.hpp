@@ -40,8 +40,8 @@ FloatGemm cpu_naive();              // 01: i-j-k
 FloatGemm gpu_naive(int block);     // 03: threadIdx.x -> column, block x block threads
 FloatGemm shared_tiled(int side);   // 04: square tiles of side x side
 Transpose transpose_naive();        // 06
-Transpose transpose_shared();
-Transpose transpose_padded();       // 07
+Transpose transpose_shared();       // 07
+Transpose transpose_padded();       // 08
 FloatGemm register_tiled();         // 09: the 2D register tiles
 FloatGemm vectorized();             // 10
 FloatGemm warp_tiled();             // 11: its default tiling

@@ -6,9 +6,9 @@ runs the program with them at each size (every candidate is checked against the 
 double-precision reference, like any row) and writes, sorted by the rate at 4096^3:
 
   python3 scripts/search.py [--build build-native] [--out results] [--stage NAME ...]
-      -> OUT/search_<stage>.md (GFLOP/s and % of the program's ceiling, cuBLAS FP32 or BF16,
+      -> OUT/<stage>/search.md (GFLOP/s and % of the program's ceiling, cuBLAS FP32 or BF16,
          of every candidate at every size)
-         OUT/search_<stage>.csv (every row the programs printed)
+         OUT/<stage>/search.csv (every row the programs printed)
 
 The first candidate a program lists is its default; the table marks it.
 """
@@ -94,10 +94,11 @@ def search(stage, args, out_dir):
             f"GFLOP/s (% of {ceiling} in the same run), median of the program's timed runs, every "
             f"candidate verified; sorted by {SORT_BY}. Made by `python3 scripts/search.py`.\n\n"
             + table(header, body) + "\n")
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, f"search_{stage.name}.md"), "w") as f:
+    stage_dir = os.path.join(out_dir, stage.name)  # results/ keeps each stage's files apart
+    os.makedirs(stage_dir, exist_ok=True)
+    with open(os.path.join(stage_dir, "search.md"), "w") as f:
         f.write(text)
-    write_csv(os.path.join(out_dir, f"search_{stage.name}.csv"), every_row)
+    write_csv(os.path.join(stage_dir, "search.csv"), every_row)
     print(text)
 
 

@@ -81,6 +81,25 @@ struct GemmBench::State {
         check_gemm_on_device(a.view(), b.view(), c.view(), a_host.view(), b_host.view(), gamma);
     return row;
   }
+
+  // The row of a launcher that returns its path, labelled with it.
+  OperandPath time_on_path(Report& report, const std::string& variant, Role role,
+                           const GemmPathLaunch& launch, PathName name, double gamma) {
+    TakenPath taken;
+    Measurement row = time_and_check(
+        variant, role, [&](Matrix x, Matrix y, Matrix z) { taken(launch(x, y, z)); }, gamma);
+    row.variant += std::string(", ") + name(taken.path());
+    report.add(row);
+    return taken.path();
+  }
+
+  // The tensor-core bound holds only for inputs the tensor cores read exactly.
+  double tf32_gamma() const {
+    if (inputs != GemmInputs::tf32) {
+      throw std::logic_error("GemmBench's TF32 rows need GemmInputs::tf32");
+    }
+    return tensor_gemm_gamma(shape.k);
+  }
 };
 
 GemmBench::GemmBench(const GemmShape& shape, const RunOptions& options, GemmInputs inputs)
@@ -95,23 +114,17 @@ void GemmBench::run(Report& report, const std::string& variant, Role role,
 
 OperandPath GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
                                    const GemmPathLaunch& launch, PathName name) {
-  TakenPath taken;
-  Measurement row = state_->time_and_check(
-      variant, role, [&](Matrix a, Matrix b, Matrix c) { taken(launch(a, b, c)); },
-      state_->inputs == GemmInputs::tf32 ? tensor_gemm_gamma(state_->shape.k)
-                                         : gemm_gamma(state_->shape.k));
-  row.variant += std::string(", ") + name(taken.path());
-  report.add(row);
-  return taken.path();
+  return state_->time_on_path(report, variant, role, launch, name, gemm_gamma(state_->shape.k));
 }
 
 void GemmBench::run_tf32(Report& report, const std::string& variant, Role role,
                          const GemmLaunch& launch) {
-  // The bound holds only for inputs the tensor cores read exactly.
-  if (state_->inputs != GemmInputs::tf32) {
-    throw std::logic_error("GemmBench::run_tf32 needs GemmInputs::tf32");
-  }
-  report.add(state_->time_and_check(variant, role, launch, tensor_gemm_gamma(state_->shape.k)));
+  report.add(state_->time_and_check(variant, role, launch, state_->tf32_gamma()));
+}
+
+OperandPath GemmBench::run_tf32_on_path(Report& report, const std::string& variant, Role role,
+                                        const GemmPathLaunch& launch, PathName name) {
+  return state_->time_on_path(report, variant, role, launch, name, state_->tf32_gamma());
 }
 
 void GemmBench::run_cublas(Report& report) {

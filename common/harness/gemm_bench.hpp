@@ -47,13 +47,14 @@ class GemmBench {
   // Times `launch` (C poisoned, and L2 flushed unless --l2 warm, before each run), checks C
   // within the bound of an FP32 sum, adds a row.
   void run(Report& report, const std::string& variant, Role role, const GemmLaunch& launch);
-  // The same, the label ending in ", " and the name of the path taken, which it returns; on
-  // GemmInputs::tf32, checked as run_tf32's rows.
+  // The same, the label ending in ", " and the name of the path taken, which it returns.
   OperandPath run_on_path(Report& report, const std::string& variant, Role role,
                           const GemmPathLaunch& launch, PathName name);
   // A tensor-core kernel on GemmInputs::tf32: checked within the bound of exact products
   // summed by tensor cores.
   void run_tf32(Report& report, const std::string& variant, Role role, const GemmLaunch& launch);
+  OperandPath run_tf32_on_path(Report& report, const std::string& variant, Role role,
+                               const GemmPathLaunch& launch, PathName name);
   void run_cublas(Report& report);       // the ceiling: cuBLAS SGEMM
   void run_cublas_tf32(Report& report);  // the TF32 ceiling: cuBLAS with TF32 products
   void run_transfers(Report& report);    // copies of A and B in, C out (pageable memory)

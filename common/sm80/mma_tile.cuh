@@ -72,9 +72,8 @@ struct WarpTile {
   using Accumulators = float[kTilesM][kTilesN][4];
 
   // Where this lane's ldmatrix rows are, computed once: the swizzle depends on the row only
-  // through row % 8, which for every fragment this lane reads is lane % 8. Recomputing the
-  // addresses in the loop ran a fifth slower in a development run
-  // (results/15_gpu_mma_pipelined/notes.md).
+  // through row % 8, which for every fragment this lane reads is lane % 8, so nothing of it
+  // is recomputed in the loop (results/15_gpu_mma_pipelined/notes.md).
   int a_row;                 // element offset of this lane's row in the A slice
   int b_row;                 // and in the B slice
   int a_chunk[kSteps];       // swizzled column (elements) of A per 16-wide step of k

@@ -23,17 +23,17 @@ class SearchTest(ScriptTest):
                 ("cuBLAS SGEMM FP32", "ceiling", "400")]
         done = self.search(self.make_program("11_gpu", csv_rows("11_gpu", rows)))
         self.assertEqual(done.returncode, 0, done.stderr)
-        with open(os.path.join(self.out, "search_11_gpu.md")) as f:
+        with open(os.path.join(self.out, "11_gpu", "search.md")) as f:
             table = f.read()
         self.assertLess(table.index("128x64 "), table.index("64x64 (default)"))
-        with open(os.path.join(self.out, "search_11_gpu.csv")) as f:
+        with open(os.path.join(self.out, "11_gpu", "search.csv")) as f:
             self.assertEqual(len(f.read().splitlines()), 1 + len(SIZES) * len(rows))
 
     def test_the_table_names_the_stages_own_ceiling(self):
         rows = [("64x64", "stage", "100"), ("cuBLAS BF16 (FP32 accumulate)", "ceiling", "400")]
         done = self.search(self.make_program("11_gpu", csv_rows("11_gpu", rows)))
         self.assertEqual(done.returncode, 0, done.stderr)
-        with open(os.path.join(self.out, "search_11_gpu.md")) as f:
+        with open(os.path.join(self.out, "11_gpu", "search.md")) as f:
             self.assertIn("% of cuBLAS BF16 (FP32 accumulate) in the same run", f.read())
 
     def test_a_stage_that_searches_nothing(self):
