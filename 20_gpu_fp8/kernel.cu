@@ -347,6 +347,14 @@ void check_operands(const MatrixFp8& a, const MatrixFp8& b_t, const Matrix& c) {
   }
 }
 
+// The path: the TMA kernel where both operands allow tensor maps and no dimension is empty,
+// else the fallback.
+OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n) {
+  const bool empty = a.width == 0 || a.height == 0 || n == 0;
+  return !empty && allows_16_bytes(a) && allows_16_bytes(b_t) ? OperandPath::tma
+                                                              : OperandPath::element;
+}
+
 // The product on the path fp8_path picks: the TMA kernel (`tma`), or the fallback.
 template <bool BlockScaled, class Tma>
 OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Tma tma) {
@@ -372,12 +380,6 @@ std::vector<std::string> fp8_configs() { return config_names(kVariants); }
 int fp8_promotion_window(const std::string& config, int k) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
   return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
-}
-
-OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n) {
-  const bool empty = a.width == 0 || a.height == 0 || n == 0;
-  return !empty && allows_16_bytes(a) && allows_16_bytes(b_t) ? OperandPath::tma
-                                                              : OperandPath::element;
 }
 
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) {

@@ -28,12 +28,10 @@ inline const char* fp8_path_name(OperandPath path) {
   return path == OperandPath::tma ? "TMA path" : "fallback to CUDA cores";
 }
 
-// The path launch_gemm_fp8 takes: OperandPath::tma where both operands allow tensor maps
-// (allows_16_bytes) and no dimension is empty, else OperandPath::element (the fallback).
-OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n);
-
 // c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
-// transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns the path;
+// transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns the path:
+// OperandPath::tma where both operands allow tensor maps (allows_16_bytes) and no dimension is
+// empty, else OperandPath::element (the fallback);
 // mismatched shapes or an unknown variant throw std::invalid_argument, a GPU other than sm_90
 // UnsupportedGpuError.
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);

@@ -53,26 +53,23 @@ int stage_main(int argc, char** argv) {
   ladder::Fp8GemmBench bench(shape, options,
                              {ladder::e4m3_scale_on_device, ladder::quantize_e4m3,
                               ladder::quantize_e4m3_transposed});
-  const ladder::ScaledFp8 a = bench.operands().a();
-  const ladder::ScaledFp8 b_t = bench.operands().b_t();
-  const std::string path = ladder::fp8_path_name(ladder::fp8_path(a.values, b_t.values, shape.n));
   const std::string default_name = ladder::fp8_configs().front();
   for (const std::string& name : ladder::fp8_configs()) {
     if (!ladder::config_selected(config, name)) continue;
-    bench.run(
-        report, name + ", " + path, ladder::Role::stage,
+    bench.run_on_path(
+        report, name, ladder::Role::stage,
         [name](ladder::ScaledFp8 x, ladder::ScaledFp8 y, Matrix c) {
-          ladder::launch_gemm_fp8(name, x, y, c);
+          return ladder::launch_gemm_fp8(name, x, y, c);
         },
-        ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(name, k)));
+        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(name, k)));
   }
   if (ladder::config_selected(config, default_name)) {
     bench.run_block_scaled(
-        report, "per-block scales (1x128 A, 128x128 B), " + path, ladder::Role::stage,
+        report, "per-block scales (1x128 A, 128x128 B)", ladder::Role::stage,
         [](MatrixFp8 x, Matrix x_factors, MatrixFp8 y, Matrix y_factors, Matrix c) {
-          ladder::launch_gemm_fp8_block_scaled({x, x_factors}, {y, y_factors}, c);
+          return ladder::launch_gemm_fp8_block_scaled({x, x_factors}, {y, y_factors}, c);
         },
-        ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
+        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
     // The whole call: the scales, A into E4M3 and B into B^T, then the default, all timed.
     ladder::DeviceMatrixFp8 a_work(shape.m, shape.k, ladder::fp8_stride(shape.k));
     ladder::DeviceMatrixFp8 b_t_work(shape.n, shape.k, ladder::fp8_stride(shape.k));
@@ -82,9 +79,9 @@ int stage_main(int argc, char** argv) {
     bench.run_from_float(
         report, "by_size from FP32 (quantisation timed too)", ladder::Role::stage,
         [&work](Matrix x, Matrix y, Matrix c) {
-          ladder::launch_gemm_fp8_from_float(x, y, work, c);
+          return ladder::launch_gemm_fp8_from_float(x, y, work, c);
         },
-        ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(default_name, k)));
+        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(default_name, k)));
   }
   bench.run_cublaslt(report, false, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
   bench.run_cublaslt(report, true, ladder::fp8_gemm_gamma(k, k));

@@ -142,40 +142,58 @@ Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
 
 Fp8GemmBench::~Fp8GemmBench() = default;
 
-void Fp8GemmBench::time_and_check(Report& report, const std::string& variant, Role role,
-                                  const std::function<void()>& launch, Matrix a_widened,
-                                  Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
-                                  double gamma) {
+Measurement Fp8GemmBench::time_and_check(const std::string& variant, Role role,
+                                         const std::function<void()>& launch, Matrix a_widened,
+                                         Matrix b_widened, Matrix a_widened_host,
+                                         Matrix b_widened_host, double gamma) {
   Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(), launch);
   row.variant = variant;
   row.role = role;
   row.check =
       check_gemm_on_device(a_widened, b_widened, c_.view(), a_widened_host, b_widened_host, gamma);
-  report.add(row);
+  return row;
 }
 
 void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
                        double gamma) {
-  time_and_check(
-      report, variant, role, [&] { launch(ops_.a(), ops_.b_t(), c_.view()); }, ops_.a_widened(),
+  report.add(time_and_check(
+      variant, role, [&] { launch(ops_.a(), ops_.b_t(), c_.view()); }, ops_.a_widened(),
+      ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma));
+}
+
+void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
+                               const PathLaunch& launch, PathName name, double gamma) {
+  TakenPath taken;
+  Measurement row = time_and_check(
+      variant, role, [&] { taken(launch(ops_.a(), ops_.b_t(), c_.view())); }, ops_.a_widened(),
       ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+  row.variant += std::string(", ") + name(taken.path());
+  report.add(row);
 }
 
 void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
-                                    const BlockLaunch& launch, double gamma) {
+                                    const BlockLaunch& launch, PathName name, double gamma) {
   if (!blocks_) blocks_ = std::make_unique<BlockFp8Operands>(a_host_.view(), b_host_.view());
   BlockFp8Operands& ops = *blocks_;
-  time_and_check(
-      report, variant, role,
-      [&] { launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), c_.view()); },
+  TakenPath taken;
+  Measurement row = time_and_check(
+      variant, role,
+      [&] {
+        taken(launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), c_.view()));
+      },
       ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
+  row.variant += std::string(", ") + name(taken.path());
+  report.add(row);
 }
 
 void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
-                                  const FloatLaunch& launch, double gamma) {
-  time_and_check(
-      report, variant, role, [&] { launch(ops_.a_float(), ops_.b_float(), c_.view()); },
+                                  const FloatLaunch& launch, PathName name, double gamma) {
+  TakenPath taken;
+  Measurement row = time_and_check(
+      variant, role, [&] { taken(launch(ops_.a_float(), ops_.b_float(), c_.view())); },
       ops_.a_widened(), ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+  row.variant += std::string(", ") + name(taken.path());
+  report.add(row);
 }
 
 void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {

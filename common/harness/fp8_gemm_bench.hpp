@@ -19,6 +19,8 @@
 
 namespace ladder {
 
+enum class OperandPath;  // common/operand_path.hpp
+
 class L2Flush;  // common/harness/gpu_timing.hpp
 
 // Rows of whole 16 bytes for an FP8 matrix of `width` columns: TMA's and cuBLASLt's alignment.
@@ -107,9 +109,12 @@ class BlockFp8Operands {
 class Fp8GemmBench {
  public:
   using Launch = std::function<void(ScaledFp8 a, ScaledFp8 b_t, Matrix c)>;
-  using BlockLaunch = std::function<void(MatrixFp8 a, Matrix a_dequantize, MatrixFp8 b_t,
-                                         Matrix b_dequantize, Matrix c)>;
-  using FloatLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
+  // The stage's launchers return the path they took; each row's label ends with its name.
+  using PathLaunch = std::function<OperandPath(ScaledFp8 a, ScaledFp8 b_t, Matrix c)>;
+  using BlockLaunch = std::function<OperandPath(MatrixFp8 a, Matrix a_dequantize, MatrixFp8 b_t,
+                                                Matrix b_dequantize, Matrix c)>;
+  using FloatLaunch = std::function<OperandPath(Matrix a, Matrix b, Matrix c)>;
+  using PathName = const char* (*)(OperandPath);
 
   // Random FP32 A and B as every GEMM bench makes them (options.seed, seed + 1), quantised per
   // tensor on the device by `quantizers` before anything is timed (Fp8Operands). Throws
@@ -123,13 +128,16 @@ class Fp8GemmBench {
   // operands stand for, adds a row.
   void run(Report& report, const std::string& variant, Role role, const Launch& launch,
            double gamma);
+  // The same for a launcher that returns its path: the label ends in ", " and its name.
+  void run_on_path(Report& report, const std::string& variant, Role role,
+                   const PathLaunch& launch, PathName name, double gamma);
   // The same on per-block operands (BlockFp8Operands, made the first time).
   void run_block_scaled(Report& report, const std::string& variant, Role role,
-                        const BlockLaunch& launch, double gamma);
+                        const BlockLaunch& launch, PathName name, double gamma);
   // The whole call from FP32 A and B (quantisation inside the time), checked as run's rows:
   // the launch must quantise as the per-tensor operands were.
   void run_from_float(Report& report, const std::string& variant, Role role,
-                      const FloatLaunch& launch, double gamma);
+                      const FloatLaunch& launch, PathName name, double gamma);
   // The ceiling: cuBLASLt FP8 on the per-tensor operands, with promotion (its default) or
   // without (fast accumulation). Both rows are ceilings, never the stage's own; every % refers
   // to the first one run, the default (Report::ceiling). Where cuBLASLt has
@@ -145,9 +153,10 @@ class Fp8GemmBench {
   const Fp8Operands& operands() const { return ops_; }
 
  private:
-  void time_and_check(Report& report, const std::string& variant, Role role,
-                      const std::function<void()>& launch, Matrix a_widened, Matrix b_widened,
-                      Matrix a_widened_host, Matrix b_widened_host, double gamma);
+  Measurement time_and_check(const std::string& variant, Role role,
+                             const std::function<void()>& launch, Matrix a_widened,
+                             Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
+                             double gamma);
 
   GemmShape shape_;
   RunOptions options_;
