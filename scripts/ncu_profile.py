@@ -201,7 +201,8 @@ def short_name(kernel):
     # (cause not found); drop that fragment.
     name = re.sub(r"^\w*>::", "", name[cut:].removeprefix("void "))
     # Scopes inside template arguments, as ncu and as c++filt print them.
-    return name.replace("ladder::<unnamed>::", "").replace("ladder::(anonymous namespace)::", "")
+    # The project's own scopes go too: ladder::, ladder::persistent:: and their unnamed ones.
+    return re.sub(r"ladder::(persistent::)?(<unnamed>::|\(anonymous namespace\)::)?", "", name)
 
 
 def main():

@@ -56,7 +56,7 @@ def demangle(names):
 
 def short(name):
     """The kernel's name and template arguments, without the namespaces of this project."""
-    name = re.sub(r"\(anonymous namespace\)::|ladder::", "", name)
+    name = re.sub(r"\(anonymous namespace\)::|ladder::|persistent::", "", name)
     return re.sub(r"\(.*\)$", "", name)
 
 
