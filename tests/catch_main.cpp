@@ -11,7 +11,8 @@
 #include <cstdio>
 #include <string>
 
-#include "common/harness/report.hpp"
+#include "common/harness/gpu_required.hpp"
+#include "common/harness/program.hpp"
 #ifdef LADDER_HAVE_CUDA
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"

@@ -17,7 +17,7 @@
 #include "common/errors.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/memory_budget.hpp"
-#include "common/harness/program.hpp"
+#include "common/harness/gpu_required.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/timing.hpp"

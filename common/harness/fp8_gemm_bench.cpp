@@ -5,7 +5,6 @@
 
 #include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
-#include "common/harness/gemm_bench.hpp"
 #include "common/harness/time_gemm.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/verify.hpp"
@@ -167,8 +166,7 @@ void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role 
   Measurement row = time_and_check(
       variant, role, [&] { taken(launch(ops_.a(), ops_.b_t(), c_.view())); }, ops_.a_widened(),
       ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
-  row.variant += std::string(", ") + name(taken.path());
-  report.add(row);
+  taken.add_labelled(report, row, name);
 }
 
 void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
@@ -182,8 +180,7 @@ void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, 
         taken(launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), c_.view()));
       },
       ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
-  row.variant += std::string(", ") + name(taken.path());
-  report.add(row);
+  taken.add_labelled(report, row, name);
 }
 
 void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
@@ -192,8 +189,7 @@ void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Ro
   Measurement row = time_and_check(
       variant, role, [&] { taken(launch(ops_.a_float(), ops_.b_float(), c_.view())); },
       ops_.a_widened(), ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
-  row.variant += std::string(", ") + name(taken.path());
-  report.add(row);
+  taken.add_labelled(report, row, name);
 }
 
 void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {

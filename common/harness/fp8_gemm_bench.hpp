@@ -19,8 +19,6 @@
 
 namespace ladder {
 
-enum class OperandPath;  // common/operand_path.hpp
-
 class L2Flush;  // common/harness/gpu_timing.hpp
 
 // Rows of whole 16 bytes for an FP8 matrix of `width` columns: TMA's and cuBLASLt's alignment.
@@ -114,7 +112,6 @@ class Fp8GemmBench {
   using BlockLaunch = std::function<OperandPath(MatrixFp8 a, Matrix a_dequantize, MatrixFp8 b_t,
                                                 Matrix b_dequantize, Matrix c)>;
   using FloatLaunch = std::function<OperandPath(Matrix a, Matrix b, Matrix c)>;
-  using PathName = const char* (*)(OperandPath);
 
   // Random FP32 A and B as every GEMM bench makes them (options.seed, seed + 1), quantised per
   // tensor on the device by `quantizers` before anything is timed (Fp8Operands). Throws

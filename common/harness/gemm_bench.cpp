@@ -88,9 +88,7 @@ struct GemmBench::State {
     TakenPath taken;
     Measurement row = time_and_check(
         variant, role, [&](Matrix x, Matrix y, Matrix z) { taken(launch(x, y, z)); }, gamma);
-    row.variant += std::string(", ") + name(taken.path());
-    report.add(row);
-    return taken.path();
+    return taken.add_labelled(report, row, name);
   }
 
   // The tensor-core bound holds only for inputs the tensor cores read exactly.

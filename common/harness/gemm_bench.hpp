@@ -11,12 +11,9 @@
 
 namespace ladder {
 
-enum class OperandPath;  // common/operand_path.hpp
-
 using GemmLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
 // A launcher that picks its path from the operands' alignment, and returns it.
 using GemmPathLaunch = std::function<OperandPath(Matrix a, Matrix b, Matrix c)>;
-using PathName = const char* (*)(OperandPath);  // path_name, or a stage's own
 
 // On the CPU, for the CPU stages: random A and B from options.seed (B from seed + 1), as the
 // GPU benches make them.

@@ -1,4 +1,4 @@
-#include "common/harness/report.hpp"
+#include "common/harness/program.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +7,7 @@
 #include <new>
 
 #include "common/errors.hpp"
+#include "common/harness/gpu_required.hpp"
 
 namespace ladder {
 

@@ -86,6 +86,11 @@ enum class Role {
 
 struct Measurement;  // one row: common/harness/report.hpp
 
+// How a program names the path a launcher took, in its rows: path_name
+// (common/operand_path.hpp) or a stage's own.
+enum class OperandPath;
+using PathName = const char* (*)(OperandPath);
+
 // The rows a program prints, as a table or CSV, each beside the same run's ceiling and baseline.
 class Report {
  public:

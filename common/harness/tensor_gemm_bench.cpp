@@ -86,9 +86,7 @@ OperandPath TensorGemmBench::run_on_path(Report& report, const std::string& vari
   TakenPath taken;
   Measurement row = state_->time_and_check(
       variant, role, [&] { taken(launch(a(), b(), c())); }, tensor_gemm_gamma(state_->shape.k));
-  row.variant += std::string(", ") + name(taken.path());
-  report.add(row);
-  return taken.path();
+  return taken.add_labelled(report, row, name);
 }
 
 void TensorGemmBench::run_float(Report& report, const std::string& variant, Role role,

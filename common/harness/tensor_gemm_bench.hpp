@@ -12,15 +12,12 @@
 
 namespace ladder {
 
-enum class OperandPath;  // common/operand_path.hpp
-
 class TensorGemmBench {
  public:
   using Launch = std::function<void(MatrixBf16 a, MatrixBf16 b, Matrix c)>;
   using FloatLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
   // A launcher that picks its path from the operands (their alignment) and returns it.
   using PathLaunch = std::function<OperandPath(MatrixBf16 a, MatrixBf16 b, Matrix c)>;
-  using PathName = const char* (*)(OperandPath);  // path_name, or a stage's own
 
   // Random FP32 A and B exactly as GemmBench makes them, rounded to BF16 before anything is
   // timed. Throws UsageError when the problem does not fit this machine's memory.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "common/device_matrix.hpp"
 #include "common/harness/gpu_timing.hpp"
@@ -29,6 +30,12 @@ class TakenPath {
     taken_ = path;
   }
   OperandPath path() const { return taken_.value(); }
+  // Adds `row` with ", " and the path's name at the end of its label; returns the path.
+  OperandPath add_labelled(Report& report, Measurement row, PathName name) const {
+    row.variant += std::string(", ") + name(path());
+    report.add(row);
+    return path();
+  }
 
  private:
   std::optional<OperandPath> taken_;

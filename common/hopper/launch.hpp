@@ -17,9 +17,7 @@ namespace ladder {
 // How the BF16 Hopper stages' programs label the path: "TMA path", or the fallback to stage 15's
 // kernel, which on operands that allow no tensor map copies element by element.
 inline const char* tma_path_name(OperandPath path) {
-  return path == OperandPath::tma || path == OperandPath::tma_after_copy
-             ? path_name(path)
-             : "fallback to stage 15's scalar path";
+  return path == OperandPath::tma ? path_name(path) : "fallback to stage 15's scalar path";
 }
 
 // A variant of a stage's kernel by name; `launch` runs it on the TMA path, on checked operands.
