@@ -52,7 +52,8 @@ Bf16Gemm mma_ldmatrix();            // 14
 Bf16Gemm mma_pipelined();           // 15
 Bf16Gemm tma_wgmma();               // 16
 Bf16Gemm warp_specialized();        // 17
-Bf16Gemm persistent_clusters();     // 18
+Bf16Gemm persistent();              // 18
+Bf16Gemm persistent_clusters();     // 19
 
 }  // namespace baseline
 }  // namespace ladder

@@ -1,6 +1,6 @@
 // FP8 operands in GPU memory: the owner of E4M3 matrices, a tensor's scale as the device keeps
 // it and its owner, and an operand as a kernel takes it (values and scale). The quantisation
-// that fills them on the device is the FP8 stage's (20_gpu_fp8/quantize.hpp).
+// that fills them on the device is the FP8 stage's (22_gpu_fp8/quantize.hpp).
 #pragma once
 
 #include <memory>

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """How much of the GPU each kernel kept busy: the table of stage 19's Nsight Compute evidence.
 
-    python3 scripts/active_sms.py results/19_gpu_stream_k/active_sms.csv
+    python3 scripts/active_sms.py results/21_gpu_stream_k/active_sms.csv
 
 The input is `ncu --csv` output (--clock-control none, the metrics below) with the shape put
-in front of every line as its own first column (results/19_gpu_stream_k/notes.md gives the
+in front of every line as its own first column (results/21_gpu_stream_k/notes.md gives the
 command). One row
 per shape and kernel, the median over its launches: blocks launched and cluster size, the
 duration, and the share of the SMs' time they were active, sm__cycles_active.avg over

@@ -16,17 +16,17 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               tensor pipe's ceiling;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. Stage 19's box reports its
-              run of the shape list (results/19_gpu_stream_k/model_shapes.csv, scripts/shapes.py
+              run of the shape list (results/21_gpu_stream_k/model_shapes.csv, scripts/shapes.py
               --csv), and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
-              its 'active sms' what scripts/active_sms.py prints of results/19_gpu_stream_k/;
+              its 'active sms' what scripts/active_sms.py prints of results/21_gpu_stream_k/;
   18_gpu_persistent_clusters/TF32.md  'tf32': the TF32 variant against cuBLAS TF32 on each
               problem of results/18_gpu_persistent_clusters/tf32/; that README and stage 18's
               page 'tf32 summary': the same at the three squares, in a sentence.
-  20_gpu_fp8/README.md  'fp8': stage 20's rows against cuBLASLt FP8 on each problem of
-              results/20_gpu_fp8/, and its quantisation against cudaMemcpy; the top README's
+  22_gpu_fp8/README.md  'fp8': stage 20's rows against cuBLASLt FP8 on each problem of
+              results/22_gpu_fp8/, and its quantisation against cudaMemcpy; the top README's
               'fp8 summary': the default and the whole call at the three squares;
               'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of
-              results/20_gpu_fp8/fp8_error_study.txt.
+              results/22_gpu_fp8/fp8_error_study.txt.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
@@ -50,9 +50,9 @@ RECORD_4096 = "results/ladder_4096.csv"
 RECORD_ARTICLES = "results/ladder.csv"
 CLOCKS = "results/clock_h100/part4_4096"
 # Stage 19 is measured on the shapes people run: its box reports its run of the shape list.
-SHAPES_STAGE = "19_gpu_stream_k"
-SHAPES_RECORD = "results/19_gpu_stream_k/model_shapes.csv"
-ACTIVE_SMS = "results/19_gpu_stream_k/active_sms.csv"
+SHAPES_STAGE = "21_gpu_stream_k"
+SHAPES_RECORD = "results/21_gpu_stream_k/model_shapes.csv"
+ACTIVE_SMS = "results/21_gpu_stream_k/active_sms.csv"
 # Stage 18's TF32 variant: one run of `18_gpu_persistent_clusters --precision tf32 --config all
 # --csv` per problem (results/18_gpu_persistent_clusters/tf32/README.md), against cuBLAS TF32 in
 # the same process.
@@ -60,10 +60,10 @@ TF32_RECORD = "results/18_gpu_persistent_clusters/tf32"
 TF32_PROBLEMS = (("2048^3", "tf32_2048.csv"), ("4096^3", "tf32_4096.csv"),
                  ("8192^3", "tf32_8192.csv"), ("2048x4096x4096", "tf32_2048x4096x4096.csv"))
 TF32_PAGES = ("README.md", "18_gpu_persistent_clusters/README.md")
-# Stage 20: one run of `20_gpu_fp8 --config all --csv` per square (and of the default alone at
-# 2048x4096x4096), against cuBLASLt FP8 in the same process (results/20_gpu_fp8/README.md).
-FP8_STAGE = "20_gpu_fp8"
-FP8_RECORD = "results/20_gpu_fp8"
+# Stage 20: one run of `22_gpu_fp8 --config all --csv` per square (and of the default alone at
+# 2048x4096x4096), against cuBLASLt FP8 in the same process (results/22_gpu_fp8/README.md).
+FP8_STAGE = "22_gpu_fp8"
+FP8_RECORD = "results/22_gpu_fp8"
 FP8_PROBLEMS = (("2048^3", "bench_2048.csv"), ("4096^3", "bench_4096.csv"),
                 ("8192^3", "bench_8192.csv"), ("2048x4096x4096", "bench_2048x4096x4096.csv"))
 # The rows of stage 20's table: (words, the row's variant in the CSV).
@@ -81,7 +81,7 @@ FP8_ROWS = (
     ("stage 18, BF16, on the same inputs rounded to BF16", "18 persistent clusters (BF16)"),
 )
 # The error study's output (tests/fp8_error_study.cpp), whose tables 2 and 3 the pages quote.
-FP8_STUDY = "results/20_gpu_fp8/fp8_error_study.txt"
+FP8_STUDY = "results/22_gpu_fp8/fp8_error_study.txt"
 # Table 2's kernels as the page names them: (words, the study's kernel name).
 FP8_STUDY_ROWS = (("128 products (the default)", "20 by_size"),
                   ("256", "20 128x192_c2_promote2"), ("512", "20 128x192_c2_promote4"),
@@ -331,7 +331,7 @@ def tf32_summary():
 
 def fp8_rows(name):
     """One run of stage 20's record: its rows, and its ceiling (cuBLASLt FP8)."""
-    rows = ladder.read_rows(os.path.join(ROOT, FP8_RECORD, name), "stage", "20_gpu_fp8 --csv")
+    rows = ladder.read_rows(os.path.join(ROOT, FP8_RECORD, name), "stage", "22_gpu_fp8 --csv")
     return rows, ladder.ceiling(rows)
 
 

@@ -4,7 +4,7 @@ BF16 on each: the benchmark list that stage 19 is measured on.
 
   python3 scripts/shapes.py                        stage 18's default on every shape
   python3 scripts/shapes.py --stage NAME --csv out.csv
-  python3 scripts/shapes.py --stage 19_gpu_stream_k --config all
+  python3 scripts/shapes.py --stage 21_gpu_stream_k --config all
   python3 scripts/shapes.py --from-csv FILE        print the table of a run, running nothing
 
 The shapes are scripts/model_shapes.csv (name, m, n, k): large squares, one that is not a

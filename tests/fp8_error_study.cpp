@@ -1,9 +1,9 @@
-// How accurate stage 20's FP8 products are, in three tables.
+// How accurate stage 22's FP8 products are, in three tables.
 //  1. The bound: for each kernel, over many shapes and the four input families of the BF16
 //     study (error_study.hpp), the worst ratio of |c - reference| to fp8_gemm_gamma(K, its
 //     promotion window) * sum_k |a_ik b_kj|. The reference is computed in double from the values
 //     the E4M3 operands stand for, so every product in it is exact: the ratio measures the
-//     summation alone. Exit 0 only when stage 20's promoting variants stay within it.
+//     summation alone. Exit 0 only when stage 22's promoting variants stay within it.
 //  2. Promotion: the worst error per unit of magnitude at K = 1,024 to 16,384, with the tensor
 //     cores' partial sums promoted every 128, 256 or 512 products, or never.
 //  3. Scaling: per tensor against per block (1 x 128 of A, 128 x 128 of B), on inputs with an
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "20_gpu_fp8/kernel.hpp"
-#include "20_gpu_fp8/quantize.hpp"
+#include "22_gpu_fp8/kernel.hpp"
+#include "22_gpu_fp8/quantize.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
@@ -38,10 +38,10 @@ namespace {
 
 using namespace ladder;
 
-// Stage 20's quantisation on the device, which Fp8Operands runs.
+// Stage 22's quantisation on the device, which Fp8Operands runs.
 const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
-// A per-tensor product: stage 20's variants and cuBLASLt. window(k): the products summed
+// A per-tensor product: stage 22's variants and cuBLASLt. window(k): the products summed
 // between promotions, for the bound (cuBLASLt's is not documented: 128 is assumed, as
 // DeepSeek-V3 and CUTLASS promote); bounded: whether the exit code holds it to the bound;
 // available: whether it has an algorithm for these operands (cuBLASLt refuses some shapes).
@@ -59,7 +59,7 @@ std::vector<Kernel> kernels(CublasLtFp8& cublaslt) {
        {std::string("by_size"), std::string("128x192_c2_promote2"),
         std::string("128x192_c2_promote4"), std::string("128x192_c2_no_promotion")}) {
     all.push_back(
-        {"20 " + name,
+        {"22 " + name,
          [name](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { launch_gemm_fp8(name, a, b_t, c); },
          [name](int k) { return fp8_promotion_window(name, k); },
          fp8_promotion_window(name, 1 << 30) < (1 << 30),
@@ -214,7 +214,7 @@ void scaling_table(bool quick, std::uint64_t& seed) {
 
 int study_main(int argc, char** argv) {
   Cli cli("fp8_error_study",
-          "the worst error of stage 20's FP8 products against their bound, with and without "
+          "the worst error of stage 22's FP8 products against their bound, with and without "
           "promotion, and with per-tensor or per-block scales on inputs with outliers");
   bool quick = false;
   std::uint64_t seed = 0;
@@ -231,10 +231,10 @@ int study_main(int argc, char** argv) {
   scaling_table(quick, seed);
   std::printf("(-1: cuBLASLt has no algorithm for the shape)\n");
   if (!within) {
-    std::printf("FAILED: a promoting stage 20 variant exceeds its bound\n");
+    std::printf("FAILED: a promoting stage 22 variant exceeds its bound\n");
     return kExitFailure;
   }
-  std::printf("ok: every promoting stage 20 variant within its bound\n");
+  std::printf("ok: every promoting stage 22 variant within its bound\n");
   return kExitOk;
 }
 

@@ -22,7 +22,8 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
-#include "18_gpu_persistent_clusters/kernel.hpp"
+#include "18_gpu_persistent/kernel.hpp"
+#include "19_gpu_clusters/kernel.hpp"
 #include "common/device_probe.hpp"
 #include "common/errors.hpp"
 #include "common/harness/cublas_gemm.hpp"
@@ -73,8 +74,11 @@ std::vector<Kernel> kernels(CublasGemm& cublas, bool hopper) {
     all.push_back({"17 warp-specialized", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                      launch_gemm_warp_specialized(warp_specialized_configs().front(), a, b, c);
                    }});
-    all.push_back({"18 persistent clusters", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+    all.push_back({"18 persistent", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                      launch_gemm_persistent(persistent_configs().front(), a, b, c);
+                   }});
+    all.push_back({"19 clusters", [](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                     launch_gemm_clusters(cluster_configs().front(), a, b, c);
                    }});
   }
   return all;

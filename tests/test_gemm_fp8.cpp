@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "20_gpu_fp8/kernel.hpp"
-#include "20_gpu_fp8/quantize.hpp"
+#include "22_gpu_fp8/kernel.hpp"
+#include "22_gpu_fp8/quantize.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_fp8.hpp"
@@ -34,10 +34,10 @@ using test::view_in;
 
 namespace {
 
-// Stage 20's quantisation on the device, which Fp8Operands runs.
+// Stage 22's quantisation on the device, which Fp8Operands runs.
 const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
-// Shapes on both sides of stage 20's edges: tiles of 128 rows and 128, 192 or 256 columns (two
+// Shapes on both sides of stage 22's edges: tiles of 128 rows and 128, 192 or 256 columns (two
 // parts of 128), K slices of 128 (one scale block) and the 32-deep wgmma step. K = 1064 is 8
 // whole slices and a partial 9th; K = 2100 is 16 whole slices and a partial 17th: every slot
 // of the 4-slot ring filled four times and more, in both barrier parities. 2100 x 2100 has more
@@ -156,8 +156,8 @@ void require_product(PlacedFp8& a, PlacedFp8& b_t, DeviceMatrix& c_buffer, const
 
 }  // namespace
 
-TEST_CASE("20 FP8: the device quantisation and every variant on every shape and layout",
-          "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8: the device quantisation and every variant on every shape and layout",
+          "[gpu][sm90][stage22]") {
   const std::vector<std::string> variants = fp8_configs();
   REQUIRE(variants.size() >= 2);
   for (const auto& shape : fp8_cases()) {
@@ -190,7 +190,7 @@ TEST_CASE("20 FP8: the device quantisation and every variant on every shape and 
 
 // Per-block operands made on the host (BlockFp8Operands, rows of whole 16 bytes: TMA), and the
 // same codes and factors copied into a shifted sub-view (the fallback).
-TEST_CASE("20 FP8 per-block scales: both paths on every shape", "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][stage22]") {
   for (const auto& shape : fp8_cases()) {
     CAPTURE(test::describe(shape));
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 3);
@@ -226,7 +226,7 @@ TEST_CASE("20 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
 
 // The whole call from FP32 quantises as Fp8Operands does and multiplies by the default: the
 // same C, bit for bit.
-TEST_CASE("20 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage22]") {
   for (const test::GemmCase shape : {test::GemmCase{65, 72, 1064}, test::GemmCase{300, 260, 129}}) {
     CAPTURE(test::describe(shape));
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
@@ -255,7 +255,7 @@ TEST_CASE("20 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage
 // A slot refilled too early, or a promotion that reads accumulators still being written,
 // spoils different elements from run to run: 30 runs of the default (and of the per-block
 // variant) at K = 4136 (32 slices and a partial 33rd) must agree bit for bit.
-TEST_CASE("20 FP8: bit-identical results run after run", "[gpu][sm90][stage20][repeatable]") {
+TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][repeatable]") {
   const bool quick = std::getenv("LADDER_QUICK_SHAPES") != nullptr;
   const test::GemmCase shape =
       quick ? test::GemmCase{65, 300, 2100} : test::GemmCase{384, 512, 4136};
@@ -375,8 +375,8 @@ std::vector<test::GemmCase> exact_cases() {
 
 // Every variant whose windows hold at most 512 products (every one where K <= 512), per
 // tensor, on both paths: bit for bit.
-TEST_CASE("20 FP8 on exact inputs: every variant and both paths, bit for bit",
-          "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
+          "[gpu][sm90][stage22]") {
   DeviceFp8Scale a_scale;
   DeviceFp8Scale b_scale;
   a_scale.upload(Fp8Scale{0.125f, 8.0f});
@@ -404,8 +404,8 @@ TEST_CASE("20 FP8 on exact inputs: every variant and both paths, bit for bit",
 
 // Per block: a power of two per 1 x 128 block of A (by row and slice) and per 128 x 128 block
 // of B^T (by column block and slice), each different from its neighbours.
-TEST_CASE("20 FP8 per-block factors on exact inputs: both paths, bit for bit",
-          "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8 per-block factors on exact inputs: both paths, bit for bit",
+          "[gpu][sm90][stage22]") {
   const auto a_power = [](int row, int slice) {
     return std::ldexp(1.0f, (row + 2 * slice) % 5 - 2);
   };
@@ -445,7 +445,7 @@ TEST_CASE("20 FP8 per-block factors on exact inputs: both paths, bit for bit",
 
 // The scale of an all-zero matrix is 1 (its codes all zero), and a K of 0 makes C = 0, the
 // empty sums, on a view with no columns.
-TEST_CASE("20 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage22]") {
   DeviceMatrix zeros(40, 70);
   CUDA_CHECK(cudaMemset(zeros.view().data, 0, bytes_of(zeros.view())));
   DeviceFp8Scale scale;
@@ -469,8 +469,8 @@ TEST_CASE("20 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage20]") {
   }
 }
 
-TEST_CASE("20 FP8 refuses mismatched shapes, unknown variants and misshapen factors",
-          "[gpu][sm90][stage20]") {
+TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen factors",
+          "[gpu][sm90][stage22]") {
   DeviceMatrixFp8 a(8, 32);
   DeviceMatrixFp8 b_t(16, 32);
   DeviceMatrixFp8 b_t_short(16, 16);  // k 16 != 32
@@ -496,7 +496,7 @@ TEST_CASE("20 FP8 refuses mismatched shapes, unknown variants and misshapen fact
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-TEST_CASE("20 FP8: promotion windows and strides", "[stage20]") {
+TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
   REQUIRE(fp8_promotion_window("by_size", 4096) == 128);
   REQUIRE(fp8_promotion_window("128x192_c2_promote4", 4096) == 512);
   REQUIRE(fp8_promotion_window("128x192_c2_no_promotion", 4096) == 4096);

@@ -23,8 +23,10 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
-#include "18_gpu_persistent_clusters/kernel.hpp"
-#include "19_gpu_stream_k/kernel.hpp"
+#include "18_gpu_persistent/kernel.hpp"
+#include "19_gpu_clusters/kernel.hpp"
+#include "20_gpu_tf32/kernel.hpp"
+#include "21_gpu_stream_k/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -50,9 +52,9 @@ namespace {
 // stage 15's ring many times. Under compute-sanitizer (LADDER_QUICK_SHAPES) a few that still
 // run interior and edge blocks, partial chunks, both paths, and one K deep enough that every
 // ring slot is refilled in both barrier parities, so that the sanitizers see the producers
-// of 17 and 18 wait for empty slots, lap after lap. The rings: stage 15 has 2, 3 or 4 stages
-// of 64-deep slices (tilings _s2, _s3, _s4), stage 16 3 slots and stages 17 and 18 4 slots of
-// 64 BF16, or of 32 floats in 18's TF32 variant. The deepest, 4 slots, takes 4 x 4 slices for
+// of 17 and later wait for empty slots, lap after lap. The rings: stage 15 has 2, 3 or 4 stages
+// of 64-deep slices (tilings _s2, _s3, _s4), stage 16 3 slots and the warp-specialised kernels 4
+// slots of 64 BF16, or of 32 floats in the TF32 kernels. The deepest, 4 slots, takes 4 x 4 slices for
 // four fills of each slot (full-barrier parities 0, 1, 0, 1; the producer waits before the
 // last three with empty-barrier parities 0, 1, 0): K >= 1024. K = 1064 is 16 whole slices and
 // a partial 17th (40 of 64): 4 or 5 fills of each slot of a 4-slot ring, 5 or 6 of stage 16's;
@@ -73,7 +75,7 @@ std::vector<test::GemmCase> part4_cases() {
 }
 
 // The BF16 Hopper stages: Part 4's shapes, and one with more output tiles than an H100 holds at
-// once for any tile up to 128x256 or 256x128, so that some of stage 18's persistent blocks take a
+// once for any tile up to 128x256 or 256x128, so that some persistent blocks take a
 // second tile, after a first whose store may still be under way. K = 200 is four slices, the
 // last partial: the second tile's slices reuse all four ring slots with the other barrier
 // parity, where a slot or a phase carried over wrongly from the first tile would show.
@@ -130,7 +132,7 @@ Bf16Operand place(Matrix host, const Layout& layout) {
   return Bf16Operand{std::move(buffer), view, std::move(rounded), std::move(rounded_host)};
 }
 
-// The same for an FP32 operand (stage 18's TF32 variant): `host` copied as it is.
+// The same for an FP32 operand (stage 20's variant): `host` copied as it is.
 struct FloatOperand {
   DeviceMatrix buffer;
   Matrix view;
@@ -274,7 +276,7 @@ void require_repeatable(const std::vector<Variant>& variants,
 }  // namespace
 
 TEST_CASE("Part 4 layouts: both 16-byte paths and a misaligned pointer",
-          "[stage13][stage14][stage15][stage16][stage17][stage18]") {
+          "[stage13][stage14][stage15][stage16][stage17][stage18][stage19]") {
   int aligned = 0;
   int misaligned_pointer = 0;
   for (const auto& shape : part4_cases()) {
@@ -294,7 +296,7 @@ TEST_CASE("Part 4 layouts: both 16-byte paths and a misaligned pointer",
 // layout is tight, and for each width a layout guarded all round on the 16-byte path (TMA
 // for the Hopper stages) and one on the fallback.
 TEST_CASE("every Part 4 view has guard cells on both paths",
-          "[stage13][stage14][stage15][stage16][stage17][stage18]") {
+          "[stage13][stage14][stage15][stage16][stage17][stage18][stage19]") {
   static_assert(kGuardRowsBelow >= 1, "a store one row past C's view must land on a guard row");
   for (const auto& shape : hopper_cases()) {
     for (const int width : {shape.k, shape.n}) {
@@ -367,13 +369,17 @@ TEST_CASE("17 warp-specialized: every variant on every shape and layout",
               OperandPath::tma, hopper_cases());
 }
 
-TEST_CASE("18 persistent clusters: every variant on every shape and layout",
-          "[gpu][sm90][stage18]") {
+TEST_CASE("18 persistent: every variant on every shape and layout", "[gpu][sm90][stage18]") {
   check_part4(named_variants(persistent_configs(), launch_gemm_persistent), OperandPath::tma,
               hopper_cases());
 }
 
-// Slots refilled too early (require_same_every_run): each stage's default, and for stage 18
+TEST_CASE("19 clusters: every variant on every shape and layout", "[gpu][sm90][stage19]") {
+  check_part4(named_variants(cluster_configs(), launch_gemm_clusters), OperandPath::tma,
+              hopper_cases());
+}
+
+// Slots refilled too early (require_same_every_run): each stage's default, and for stage 19
 // also a tiling in clusters of two, whose slots wait for both blocks (at these sizes the
 // default picks tiles without clusters).
 TEST_CASE("16 TMA + wgmma: bit-identical results run after run",
@@ -387,13 +393,18 @@ TEST_CASE("17 warp-specialized: bit-identical results run after run",
       named_variants({warp_specialized_configs().front()}, launch_gemm_warp_specialized));
 }
 
-TEST_CASE("18 persistent clusters: bit-identical results run after run",
+TEST_CASE("18 persistent: bit-identical results run after run",
           "[gpu][sm90][stage18][repeatable]") {
-  require_repeatable(
-      named_variants({persistent_configs().front(), "128x256_c2_g8"}, launch_gemm_persistent));
+  require_repeatable(named_variants({persistent_configs().front()}, launch_gemm_persistent));
 }
 
-// Stage 19's variants, through one workspace (one launch at a time, as the tests run). Its
+TEST_CASE("19 clusters: bit-identical results run after run",
+          "[gpu][sm90][stage19][repeatable]") {
+  require_repeatable(
+      named_variants({cluster_configs().front(), "128x256_c2_g8"}, launch_gemm_clusters));
+}
+
+// Stage 21's variants, through one workspace (one launch at a time, as the tests run). Its
 // shapes: the other Hopper stages', where split-K divides the smaller ones (fewer tiles than
 // clusters), and one whose few tiles and long K (65 slices) give Stream-K runs of a few slices,
 // crossing tile boundaries, in both tilings that have a Stream-K variant.
@@ -412,13 +423,13 @@ std::vector<test::GemmCase> stream_k_cases() {
   return cases;
 }
 
-// Stage 19's rule on the H100's counts (132 SMs, 66 clusters of two 128 x 256 blocks): one
+// Stage 21's rule on the H100's counts (132 SMs, 66 clusters of two 128 x 256 blocks): one
 // shape for each of its rows, and shapes on each side of every threshold it compares (tiles
 // against a quarter, half and three quarters of the SMs and against a wave, slices, pairs
 // against a wave, the ways a last wave splits). No GPU needed: the rule is a pure function.
-TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]") {
+TEST_CASE("21's rule picks each row's variant on the H100's counts", "[stage21]") {
   const StreamKResidency h100{132, 66};
-  const bool pairs = true;  // stage 18's default on 128 x 256 tiles in clusters of two
+  const bool pairs = true;  // stage 19's default on 128 x 256 tiles in clusters of two
   struct Case {
     int m, n, k;
     bool default_on_wide_pairs;
@@ -437,7 +448,7 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
       {2048, 2048, 2048, pairs, ""},                    // 128 tiles, 32 slices
       {4096, 4096, 4096, pairs, ""},                    // 256 pairs: the last wave too full
       {8192, 28672, 4096, pairs, "128x256_c2_split"},   // 3584 pairs: 20 left, split 3 ways
-      {8192, 28672, 4096, false, ""},                   // stage 18 not on 128 x 256 pairs
+      {8192, 28672, 4096, false, ""},                   // stage 19 not on 128 x 256 pairs
       {128, 65536, 4096, pairs, ""},                    // a wave or more in one tile row
       {1408, 768, 1024, pairs, "128x128_c1_dp"},        // 33 tiles: a quarter
       {768, 2816, 4096, pairs, ""},                     // 66 tiles: half, 64 slices
@@ -460,7 +471,7 @@ TEST_CASE("19's rule picks each row's variant on the H100's counts", "[stage19]"
                     std::invalid_argument);
 }
 
-TEST_CASE("19 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage19]") {
+TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   check_part4(stream_k_variants(stream_k_configs(), workspace), OperandPath::tma,
               stream_k_cases());
@@ -471,8 +482,8 @@ TEST_CASE("19 Stream-K: every variant on every shape and layout", "[gpu][sm90][s
 // (by_shape: 128 x 64 tiles split 4 ways; Stream-K runs of 3-6 slices); under the sanitizers,
 // 2 runs of stream_k_cases' last shape, where they divide too (part4_cases' deep one is too
 // small for Stream-K to divide).
-TEST_CASE("19 Stream-K: bit-identical results run after run",
-          "[gpu][sm90][stage19][repeatable]") {
+TEST_CASE("21 Stream-K: bit-identical results run after run",
+          "[gpu][sm90][stage21][repeatable]") {
   const StreamKWorkspace workspace;
   const Repeats repeat = std::getenv("LADDER_QUICK_SHAPES") != nullptr
                              ? Repeats{stream_k_cases().back(), 2}
@@ -483,15 +494,15 @@ TEST_CASE("19 Stream-K: bit-identical results run after run",
                      repeat);
 }
 
-// Stage 18's TF32 variant: FP32 operands rounded to TF32 values (so the reference's products
+// Stage 20's variant: FP32 operands rounded to TF32 values (so the reference's products
 // are exact, as with BF16 above), laid out the four ways in FP32 (a 16-byte row start needs
 // element offsets and strides that are multiples of 4). The variants on B as given, and those
 // from B^T, written by stage 08's kernel into a NaN-filled workspace of whole 128-byte rows.
 // Operands whose rows TMA cannot read are copied first: the path says so.
-TEST_CASE("18 TF32: every variant on every shape and layout",
-          "[gpu][sm90][stage18]") {
-  REQUIRE_FALSE(persistent_tf32_configs().empty());
-  REQUIRE_FALSE(persistent_tf32_transposing_configs().empty());
+TEST_CASE("20 TF32: every variant on every shape and layout",
+          "[gpu][sm90][stage20]") {
+  REQUIRE_FALSE(tf32_configs().empty());
+  REQUIRE_FALSE(tf32_transposing_configs().empty());
   for (const auto& shape : hopper_cases()) {
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
     HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
@@ -512,23 +523,23 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
       auto expected = [&](bool copies) {
         return copies && !nothing_to_do ? OperandPath::tma_after_copy : OperandPath::tma;
       };
-      for (const std::string& name : persistent_tf32_configs()) {
+      for (const std::string& name : tf32_configs()) {
         CAPTURE(name);
         c_buffer.poison();
-        const OperandPath path = launch_gemm_persistent_tf32(name, a_device.view, b_device.view, c);
+        const OperandPath path = launch_gemm_tf32(name, a_device.view, b_device.view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == expected(!allows_float4(a_device.view) || !allows_float4(b_device.view)));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
                         shape);
       }
-      for (const std::string& name : persistent_tf32_transposing_configs()) {
+      for (const std::string& name : tf32_transposing_configs()) {
         CAPTURE(name);
         c_buffer.poison();
         b_t.poison();
         const Matrix b_t_view = b_t.view().sub(0, 0, shape.n, shape.k);
         if (shape.n > 0 && shape.k > 0) launch_transpose_padded(b_device.view, b_t_view, 32, 8);
         const OperandPath path =
-            launch_gemm_persistent_tf32_transposed(name, a_device.view, b_t_view, c);
+            launch_gemm_tf32_transposed(name, a_device.view, b_t_view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == expected(!allows_float4(a_device.view)));
         require_product(a_tight.view(), b_tight.view(), a.view(), b.view(), c_buffer, layout,
@@ -540,7 +551,7 @@ TEST_CASE("18 TF32: every variant on every shape and layout",
 
 // The same for the TF32 variant, on TF32 values (the bound of the every-shape test above): the
 // swapped default and its pairs, and the transposing pairs, B^T written again before every run.
-TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][repeatable]") {
+TEST_CASE("20 TF32: bit-identical results run after run", "[gpu][sm90][stage20][repeatable]") {
   const Repeats repeat = repeats();
   const test::GemmCase& shape = repeat.shape;
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
@@ -550,12 +561,12 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
   const FloatOperand a_device = place_float(a.view(), kAlignedPadding);
   const FloatOperand b_device = place_float(b.view(), kAlignedPadding);
   DeviceMatrix b_t(shape.n, shape.k, transposed_b_stride(shape.k));
-  for (const std::string& name : {persistent_tf32_configs().front(),
+  for (const std::string& name : {tf32_configs().front(),
                                   std::string("swapped_128x256_c2_g8")}) {
     CAPTURE(name);
     require_same_every_run(
         [&](Matrix c) {
-          return launch_gemm_persistent_tf32(name, a_device.view, b_device.view, c);
+          return launch_gemm_tf32(name, a_device.view, b_device.view, c);
         },
         a_device.view, b_device.view, a.view(), b.view(), repeat);
   }
@@ -563,7 +574,7 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
       [&](Matrix c) {
         b_t.poison();
         launch_transpose_padded(b_device.view, b_t.view(), 32, 8);
-        return launch_gemm_persistent_tf32_transposed("transposed_128x256_c2_g8", a_device.view,
+        return launch_gemm_tf32_transposed("transposed_128x256_c2_g8", a_device.view,
                                                       b_t.view(), c);
       },
       a_device.view, b_device.view, a.view(), b.view(), repeat);
@@ -579,11 +590,11 @@ TEST_CASE("18 TF32: bit-identical results run after run", "[gpu][sm90][stage18][
 // 1 + 3 * 2^-12 times ones (0.75 of TF32's spacing above 1) must come out as the sum of 1s or
 // of (1 + 2^-10)s exactly, never the exact FP32 product: the low bits are not read, from
 // registers or from shared memory.
-TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
-          "[gpu][sm90][stage18]") {
+TEST_CASE("20 TF32 on FP32 inputs: within the TF32 error and low bits unread",
+          "[gpu][sm90][stage20]") {
   const test::GemmCase shape{300, 520, 1000};
-  const std::string swapped = persistent_tf32_configs().front();
-  const std::string transposing = persistent_tf32_transposing_configs().front();
+  const std::string swapped = tf32_configs().front();
+  const std::string transposing = tf32_transposing_configs().front();
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
   HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 6);
   DeviceMatrix a_device(shape.m, shape.k);
@@ -596,9 +607,9 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   // The transposing variant from the B^T that stage 08's kernel writes, as the program times it.
   auto launch = [&](const std::string& name) {
     if (name == swapped)
-      return launch_gemm_persistent_tf32(name, a_device.view(), b_device.view(), c.view());
+      return launch_gemm_tf32(name, a_device.view(), b_device.view(), c.view());
     launch_transpose_padded(b_device.view(), b_t.view(), 32, 8);
-    return launch_gemm_persistent_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
+    return launch_gemm_tf32_transposed(name, a_device.view(), b_t.view(), c.view());
   };
   for (const std::string& name : {swapped, transposing}) {
     CAPTURE(name);
@@ -614,7 +625,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   HostMatrix c_full(shape.m, shape.n);
   c.download(c_full.view());
   c.poison();
-  launch_gemm_persistent_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
+  launch_gemm_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
   HostMatrix c_from_b_t(shape.m, shape.n);
   c.download(c_from_b_t.view());
@@ -631,7 +642,7 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   b_t.poison();
   launch_transpose_padded(b_device.view(), b_t.view(), 32, 8);
   c.poison();
-  launch_gemm_persistent_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
+  launch_gemm_tf32_transposed(transposing, a_device.view(), b_t.view(), c.view());
   CUDA_CHECK(cudaDeviceSynchronize());
   const CheckResult from_b_t =
       check_gemm_on_device(a_device.view(), b_device.view(), c.view(), a.view(), b.view(),
@@ -671,38 +682,38 @@ TEST_CASE("18 TF32 on FP32 inputs: within the TF32 error and low bits unread",
   }
 }
 
-TEST_CASE("18 TF32 refuses bad shapes and variants and an unreadable B^T",
-          "[gpu][sm90][stage18]") {
+TEST_CASE("20 TF32 refuses bad shapes and variants and an unreadable B^T",
+          "[gpu][sm90][stage20]") {
   DeviceMatrix a(8, 16);
   DeviceMatrix b(16, 8);
   DeviceMatrix b_t(8, 16, transposed_b_stride(16));
   DeviceMatrix c(8, 8);
-  const std::string swapped = persistent_tf32_configs().front();
-  const std::string name = persistent_tf32_transposing_configs().front();
+  const std::string swapped = tf32_configs().front();
+  const std::string name = tf32_transposing_configs().front();
   DeviceMatrix wrong_b_t(16, 8);  // k x n instead of n x k
   REQUIRE_THROWS_AS(
-      launch_gemm_persistent_tf32_transposed(name, a.view(), wrong_b_t.view(), c.view()),
+      launch_gemm_tf32_transposed(name, a.view(), wrong_b_t.view(), c.view()),
       std::invalid_argument);
   DeviceMatrix wrong_b(8, 8);  // a.width 16 != b.height 8
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(swapped, a.view(), wrong_b.view(), c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_tf32(swapped, a.view(), wrong_b.view(), c.view()),
                     std::invalid_argument);
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32("256x128_c2_g8", a.view(), b.view(), c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_tf32("256x128_c2_g8", a.view(), b.view(), c.view()),
                     std::invalid_argument);
   // A workspace whose rows TMA cannot read is the caller's mistake: refused, not copied.
   DeviceMatrix odd_b_t(8, 16, 18);  // rows 72 bytes apart: no tensor map
   REQUIRE_THROWS_AS(
-      launch_gemm_persistent_tf32_transposed(name, a.view(), odd_b_t.view(), c.view()),
+      launch_gemm_tf32_transposed(name, a.view(), odd_b_t.view(), c.view()),
       std::invalid_argument);
   // Each launcher takes its own variants only.
-  REQUIRE_THROWS_AS(launch_gemm_persistent_tf32(name, a.view(), b.view(), c.view()),
+  REQUIRE_THROWS_AS(launch_gemm_tf32(name, a.view(), b.view(), c.view()),
                     std::invalid_argument);
   REQUIRE_THROWS_AS(
-      launch_gemm_persistent_tf32_transposed(swapped, a.view(), b_t.view(), c.view()),
+      launch_gemm_tf32_transposed(swapped, a.view(), b_t.view(), c.view()),
       std::invalid_argument);
 }
 
 TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",
-          "[gpu][sm90][stage16][stage17][stage18]") {
+          "[gpu][sm90][stage16][stage17][stage18][stage19]") {
   DeviceMatrixBf16 a(8, 16);
   DeviceMatrixBf16 b(8, 8);  // a.width 16 != b.height 8
   DeviceMatrix c(8, 8);

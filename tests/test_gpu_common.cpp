@@ -154,7 +154,7 @@ TEST_CASE("cuBLAS in FP32 keeps the bits that TF32 would drop", "[gpu][cublas]")
     for (int j = 0; j < c.width(); ++j) REQUIRE(c.get(i, j) == 256.0f + 0x1p-4f);
 }
 
-// The ceiling of stage 18's TF32 variant must really be TF32.
+// The ceiling of stage 20's variant must really be TF32.
 TEST_CASE("cuBLAS TF32 drops the bits that FP32 keeps", "[gpu][cublas]") {
   HostMatrix c = cublas_product_of_near_ones(true);
   for (int i = 0; i < c.height(); ++i)
@@ -570,7 +570,7 @@ TEST_CASE("a tensor map refuses what TMA cannot copy before the driver", "[commo
   REQUIRE_THROWS_WITH(make_tensor_map_2d(MatrixBf16{200, 300, 204, at(4096)}, 64, 128),
                       Catch::Contains("300x200 BF16 view (stride 204 elements"));
 
-  // FP32 maps to load from (A and B^T of stage 18's TF32 variant): the same rules in 4-byte
+  // FP32 maps to load from (A and B^T of stage 20's variant): the same rules in 4-byte
   // elements. Maps to store through (C) need rows of whole 16-byte chunks too, since TMA
   // stores write whole chunks: allows_tma_store.
   float* const c = reinterpret_cast<float*>(std::uintptr_t{4096});

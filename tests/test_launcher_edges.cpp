@@ -27,8 +27,10 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "17_gpu_warp_specialized/kernel.hpp"
-#include "18_gpu_persistent_clusters/kernel.hpp"
-#include "19_gpu_stream_k/kernel.hpp"
+#include "18_gpu_persistent/kernel.hpp"
+#include "19_gpu_clusters/kernel.hpp"
+#include "20_gpu_tf32/kernel.hpp"
+#include "21_gpu_stream_k/kernel.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -126,34 +128,35 @@ std::vector<Launcher<MatrixBf16>> hopper_launchers() {
   add_configs(launchers, "16 ", tma_wgmma_configs(), launch_gemm_tma_wgmma);
   add_configs(launchers, "17 ", warp_specialized_configs(), launch_gemm_warp_specialized);
   add_configs(launchers, "18 ", persistent_configs(), launch_gemm_persistent);
+  add_configs(launchers, "19 ", cluster_configs(), launch_gemm_clusters);
   return launchers;
 }
 
-// Stage 19's variants, through one workspace (which needs a GPU to exist: these run in [gpu]
+// Stage 21's variants, through one workspace (which needs a GPU to exist: these run in [gpu]
 // tests).
 std::vector<Launcher<MatrixBf16>> stream_k_launchers(const StreamKWorkspace& workspace) {
   std::vector<Launcher<MatrixBf16>> launchers;
-  add_configs(launchers, "19 ", stream_k_configs(),
+  add_configs(launchers, "21 ", stream_k_configs(),
               [&workspace](const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c) {
                 launch_gemm_stream_k(config, a, b, c, workspace);
               });
   return launchers;
 }
 
-// Stage 18's TF32 launchers, B^T in a workspace of whole 128-byte rows: n x k, row 0 at the
+// Stage 20's launchers, B^T in a workspace of whole 128-byte rows: n x k, row 0 at the
 // start of its own allocation, as TMA needs.
 std::vector<Launcher<Matrix>> tf32_launchers(const DeviceMatrix& b_t_buffer) {
   std::vector<Launcher<Matrix>> launchers;
-  for (const std::string& config : persistent_tf32_configs()) {
-    launchers.push_back({"18 TF32 " + config, [=](Matrix a, Matrix b, Matrix c) {
-                           launch_gemm_persistent_tf32(config, a, b, c);
+  for (const std::string& config : tf32_configs()) {
+    launchers.push_back({"20 TF32 " + config, [=](Matrix a, Matrix b, Matrix c) {
+                           launch_gemm_tf32(config, a, b, c);
                          }});
   }
-  for (const std::string& config : persistent_tf32_transposing_configs()) {
-    launchers.push_back({"18 TF32 B^T given " + config,
+  for (const std::string& config : tf32_transposing_configs()) {
+    launchers.push_back({"20 TF32 B^T given " + config,
                          [=, &b_t_buffer](Matrix a, Matrix b, Matrix c) {
                            const Matrix b_t = b_t_buffer.view().sub(0, 0, b.width, b.height);
-                           launch_gemm_persistent_tf32_transposed(config, a, b_t, c);
+                           launch_gemm_tf32_transposed(config, a, b_t, c);
                          }});
   }
   return launchers;
@@ -269,7 +272,7 @@ TEST_CASE("BF16 launchers refuse views that break the int rule", "[launch][bf16]
   require_rule_refused(launchers);
 }
 
-TEST_CASE("18 TF32 launchers refuse views that break the int rule", "[launch]") {
+TEST_CASE("20 TF32 launchers refuse views that break the int rule", "[launch]") {
   alignas(16) float elements[64] = {};
   const Matrix a{8, 8, 8, elements};
   const Matrix b{8, 8, 8, elements};
@@ -278,18 +281,18 @@ TEST_CASE("18 TF32 launchers refuse views that break the int rule", "[launch]") 
   const Matrix short_b{8, 8, 4, elements};
   const Matrix huge_a{8, 1 << 28, 8, elements};
   const Matrix huge_c{8, 1 << 28, 8, elements};
-  for (const std::string& config : persistent_tf32_configs()) {
+  for (const std::string& config : tf32_configs()) {
     CAPTURE(config);
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, a, short_b, c),
+    REQUIRE_THROWS_WITH(launch_gemm_tf32(config, a, short_b, c),
                         Catch::Contains(kRuleText));
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32(config, huge_a, b, huge_c),
+    REQUIRE_THROWS_WITH(launch_gemm_tf32(config, huge_a, b, huge_c),
                         Catch::Contains(kRuleText));
   }
-  for (const std::string& config : persistent_tf32_transposing_configs()) {
+  for (const std::string& config : tf32_transposing_configs()) {
     CAPTURE(config);
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, a, short_b, c),
+    REQUIRE_THROWS_WITH(launch_gemm_tf32_transposed(config, a, short_b, c),
                         Catch::Contains(kRuleText));
-    REQUIRE_THROWS_WITH(launch_gemm_persistent_tf32_transposed(config, huge_a, b, huge_c),
+    REQUIRE_THROWS_WITH(launch_gemm_tf32_transposed(config, huge_a, b, huge_c),
                         Catch::Contains(kRuleText));
   }
 }
@@ -355,13 +358,13 @@ TEST_CASE("Hopper launchers: empty C is no work and K = 0 gives C = 0", "[gpu][s
   require_edges_handled<DeviceMatrixBf16>(hopper_launchers());
 }
 
-TEST_CASE("19 launchers: the int rule, empty C and K = 0", "[gpu][sm90][stage19]") {
+TEST_CASE("21 launchers: the int rule, empty C and K = 0", "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   require_rule_refused(stream_k_launchers(workspace));
   require_edges_handled<DeviceMatrixBf16>(stream_k_launchers(workspace));
 }
 
-TEST_CASE("18 TF32: empty C is no work and K = 0 gives C = 0", "[gpu][sm90][stage18]") {
+TEST_CASE("20 TF32: empty C is no work and K = 0 gives C = 0", "[gpu][sm90][stage20]") {
   // Room for every edge case's B^T (n x k), rows of whole 128-byte lines.
   const DeviceMatrix b_t_buffer(300, 8, transposed_b_stride(8));
   require_edges_handled<DeviceMatrix>(tf32_launchers(b_t_buffer));

@@ -1,6 +1,6 @@
 // A kernel ptxas compiles with an injected warpgroup.arrive (C7519): wgmma groups committed
 // after the branches that issue them join, so ptxas closes each group with an empty product of
-// its own, and wait_group 1 then waits for the group just issued. Stage 18's swapped TF32
+// its own, and wait_group 1 then waits for the group just issued. Stage 20's swapped TF32
 // kernel did this and took 8-10% longer. scripts/ptxas_guard.sh must stop it
 // (tests/CMakeLists.txt).
 #include <cstdint>

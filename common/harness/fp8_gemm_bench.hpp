@@ -40,7 +40,7 @@ void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
 }
 
 // The quantisation on the device that the bench runs: the program's own (stage 20's,
-// 20_gpu_fp8/quantize.hpp), since the harness links no stage. Each queues its work on the
+// 22_gpu_fp8/quantize.hpp), since the harness links no stage. Each queues its work on the
 // default stream.
 struct Fp8Quantizers {
   void (*scale)(Matrix src, Fp8Scale* scale);                             // the per-tensor scale

@@ -83,7 +83,7 @@ class PlotTest(ScriptTest):
         (fp32, first), (cores, second), (fp8, third) = plot.panels(rows)
         self.assertEqual((first, second, third), ("", plot.TENSOR_PANEL, plot.FP8_PANEL))
         # The FP8 stage alone in its panel, its line cuBLASLt's default (not fast accumulation).
-        self.assertEqual({r["stage"] for r in fp8}, {"20_gpu_fp8"})
+        self.assertEqual({r["stage"] for r in fp8}, {"22_gpu_fp8"})
         self.assertEqual(plot.fastest_ceiling(fp8, "cuBLASLt FP8 (")[0],
                          "cuBLASLt FP8 (E4M3, FP32 accumulate)")
         # Every Part 4 stage measured there (the Hopper ones only where the run had an H100), and

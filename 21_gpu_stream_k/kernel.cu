@@ -1,0 +1,481 @@
+#include "21_gpu_stream_k/kernel.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/hopper/launch.hpp"
+#include "common/hopper/persistent.cuh"
+#include "common/hopper/persistent_kernel.cuh"
+#include "common/config_table.hpp"
+#include "common/cuda_check.hpp"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
+#include "common/hopper/warpgroup.cuh"
+#include "common/tensor_map.hpp"
+
+namespace ladder {
+namespace {
+
+using namespace hopper;
+using namespace persistent;
+
+// ---- The division of the work ------------------------------------------------------------
+
+// How a launch divides its tiles among its clusters: worked out on the host, the same for every
+// block. Tiles are numbered in stage 18's order, and the multiply-accumulate iterations of the
+// product as tile * slices + slice.
+struct Division {
+  int tiles;        // cluster tiles
+  int slices;       // 64-deep slices of K in each
+  int clusters;     // clusters launched
+  int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 18)
+  // Split-K (split > 0): every later tile is cut into `split` ranges of slices; cluster u
+  // takes range u % split of tile whole_tiles + u / split. Stream-K (split == 0): the later
+  // iterations are cut into one run per cluster, stream_share long (stream_extra of them one
+  // longer), crossing tile boundaries.
+  int split;
+  long long stream_begin;
+  long long stream_share;
+  int stream_extra;
+};
+
+// Where cluster g's Stream-K run starts; g == clusters gives the end of the last run.
+__device__ inline long long stream_start(const Division& d, int g) {
+  return d.stream_begin + g * d.stream_share + min(g, d.stream_extra);
+}
+
+// Slices [k_begin, k_end) of one tile.
+struct Part {
+  int tile;
+  int k_begin;
+  int k_end;
+};
+
+// The parts one cluster computes, in order: its whole tiles, then its split-K range, or its
+// Stream-K run (the end of one tile, whole tiles, the start of another).
+class PartWalk {
+ public:
+  __device__ PartWalk(const Division& d, int cluster)
+      : d_(d), cluster_(cluster), tile_(cluster), iteration_(stream_start(d, cluster)) {}
+
+  __device__ bool next(Part& part) {
+    if (tile_ < d_.whole_tiles) {
+      part = {tile_, 0, d_.slices};
+      tile_ += d_.clusters;
+      return true;
+    }
+    if (d_.split > 0) {
+      if (split_taken_ || cluster_ >= (d_.tiles - d_.whole_tiles) * d_.split) return false;
+      split_taken_ = true;
+      const int range = cluster_ % d_.split;
+      part = {d_.whole_tiles + cluster_ / d_.split, range * d_.slices / d_.split,
+              (range + 1) * d_.slices / d_.split};
+      return true;
+    }
+    const long long end = stream_start(d_, cluster_ + 1);
+    if (iteration_ >= end) return false;
+    const int tile = static_cast<int>(iteration_ / d_.slices);
+    const int k_begin = static_cast<int>(iteration_ - static_cast<long long>(tile) * d_.slices);
+    const long long left = end - iteration_;
+    const int k_end = left < d_.slices - k_begin ? k_begin + static_cast<int>(left) : d_.slices;
+    part = {tile, k_begin, k_end};
+    iteration_ += k_end - k_begin;
+    return true;
+  }
+
+ private:
+  Division d_;
+  int cluster_;
+  int tile_;
+  long long iteration_;
+  bool split_taken_ = false;
+};
+
+// The part that stores its tile: a whole tile, split-K's last range, or the Stream-K part that
+// starts the tile. Every other part leaves its sums in the workspace for it.
+__device__ inline bool finishes_tile(const Division& d, const Part& p) {
+  return d.split > 0 ? p.k_end == d.slices : p.k_begin == 0;
+}
+
+// The clusters [first, end) whose partial sums the finishing part of a tile adds, in this
+// order, every run: the tile's other split-K ranges, or the later Stream-K runs that start
+// inside the tile.
+__device__ inline int2 contributors(const Division& d, int cluster, const Part& p) {
+  if (p.k_begin == 0 && p.k_end == d.slices) return make_int2(0, 0);
+  if (d.split > 0) return make_int2(cluster - d.split + 1, cluster);
+  const long long tile_end = static_cast<long long>(p.tile + 1) * d.slices;
+  int end = cluster + 1;
+  while (end < d.clusters && stream_start(d, end) < tile_end) ++end;
+  return make_int2(cluster + 1, end);
+}
+
+// ---- Flags in global memory, between blocks -----------------------------------------------
+
+// Publishes this thread's earlier writes (and, after a barrier, its block's) to any thread on
+// the GPU that reads the flag with flag_wait_and_clear.
+__device__ inline void flag_set(int* flag) {
+  asm volatile("st.release.gpu.global.b32 [%0], 1;\n" ::"l"(flag) : "memory");
+}
+// Waits until the flag is set, then clears it for the next launch; the writes published
+// before it was set are then visible to this thread (and, after a barrier, to its block).
+__device__ inline void flag_wait_and_clear(int* flag) {
+  int set = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(set) : "l"(flag) : "memory");
+  } while (set == 0);
+  *flag = 0;
+}
+
+// ---- Partial tiles through the workspace -------------------------------------------------
+
+// A consumer's sums as wgmma left them in its registers, to or from its slot of the workspace:
+// thread t's float4 v at v * 128 + t, so that every warp writes and reads whole 128-byte lines.
+template <int N>
+__device__ inline void save_partial(float4* slot, const float (&acc)[N / 2], int thread) {
+#pragma unroll
+  for (int v = 0; v < N / 8; ++v) {
+    slot[v * 128 + thread] =
+        make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]);
+  }
+}
+template <int N>
+__device__ inline void add_partial(const float4* slot, float (&acc)[N / 2], int thread) {
+#pragma unroll
+  for (int v = 0; v < N / 8; ++v) {
+    const float4 p = __ldcg(&slot[v * 128 + thread]);  // from L2: another SM wrote it
+    acc[4 * v] += p.x;
+    acc[4 * v + 1] += p.y;
+    acc[4 * v + 2] += p.z;
+    acc[4 * v + 3] += p.w;
+  }
+}
+
+// ---- The kernel --------------------------------------------------------------------------
+
+// Stage 18's kernel (persistent.cuh's Config, one 64-row strip per consumer), walking parts of
+// tiles instead of whole tiles. A part that does not finish its tile saves its sums and sets its
+// flag; the finishing part waits for each flag in the fixed order and adds the sums before it
+// stores. Every cluster is resident at once (the grid is at most what fits), so a wait always
+// ends: the parts it waits for never wait themselves before saving.
+template <class Cfg, bool TmaStore>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
+                  const __grid_constant__ CUtensorMap b_map,
+                  const __grid_constant__ CUtensorMap c_map, Matrix c, const Division division,
+                  float4* partials, int* flags) {
+  static_assert(Cfg::kConsumerRows == 64, "one 64-row strip per consumer");
+  constexpr int kSlots = Cfg::kSlots;
+  constexpr int kClusterM = Cfg::kClusterM;
+  constexpr int kN = Cfg::kBlockN;
+  extern __shared__ unsigned char shared[];
+  const SharedLayout<Cfg> layout(shared);  // stage 18's (persistent.cuh)
+  const std::uint32_t rank = kClusterM > 1 ? rank_in_cluster() : 0;
+  init_barriers(layout);
+
+  const TileOrder<Cfg> order(c);
+  const int cluster = blockIdx.x / kClusterM;
+
+  if (threadIdx.x / 128 == 0) {
+    // Producer: stage 18's, over the slices of each part.
+    registers_decrease<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      int it = 0;
+      PartWalk walk(division, cluster);
+      Part part{};
+      while (walk.next(part)) {
+        const auto [row0, col0] = order.origin(part.tile, rank);
+        for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
+          load_slice<Bf16Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
+        }
+      }
+    }
+  } else {
+    // Consumers: stage 18's product over each part's slices, then the part's end.
+    registers_increase<kConsumerRegisters>();
+    const int consumer = threadIdx.x / 128 - 1;
+    const int thread = threadIdx.x % 128;
+    const int barrier_id = 1 + consumer;
+    auto release = [&](int it) { release_slot(layout, it, thread); };
+    // This consumer's slot of the workspace and its flag, for cluster g's partial sums.
+    auto slot_of = [&](int g) {
+      return (g * kClusterM + static_cast<int>(rank)) * Cfg::kConsumers + consumer;
+    };
+    float acc[kN / 2];
+    int it = 0;
+    PartWalk walk(division, cluster);
+    Part part{};
+    while (walk.next(part)) {
+      const auto [row0, col0] = order.origin(part.tile, rank);
+      for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
+        const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
+        barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
+        wgmma_fence();
+        Bf16Operands::multiply<kN>(slot + consumer * 64 * kSliceRowBytes,
+                                   slot + Cfg::kSliceABytes, acc, s > part.k_begin);
+        wgmma_commit();
+        wgmma_wait<1>();
+        if (s > part.k_begin) release(it - 1);
+      }
+      wgmma_wait<0>();
+      release(it - 1);
+
+      if (!finishes_tile(division, part)) {
+        // Save: every thread's sums, then (after all 128 have written) the flag.
+        const int mine = slot_of(cluster);
+        save_partial<kN>(partials + static_cast<long long>(mine) * kN / 8 * 128, acc, thread);
+        __threadfence();
+        sync_threads(barrier_id, 128);
+        if (thread == 0) flag_set(&flags[mine]);
+        continue;
+      }
+      // Fix up: the other parts' sums, in the fixed order.
+      const int2 from = contributors(division, cluster, part);
+      for (int g = from.x; g < from.y; ++g) {
+        const int theirs = slot_of(g);
+        if (thread == 0) flag_wait_and_clear(&flags[theirs]);
+        sync_threads(barrier_id, 128);
+        add_partial<kN>(partials + static_cast<long long>(theirs) * kN / 8 * 128, acc, thread);
+      }
+      // Store, as stage 18's.
+      const int strip_row = row0 + consumer * 64;
+      if constexpr (TmaStore) {
+        store_strip_through_tma<kN>(&c_map, layout.staging + consumer * kStagingBytes, acc,
+                                    strip_row, col0, thread, barrier_id);
+      } else {
+        store_strip<kN>(c, acc, strip_row, col0, thread);
+      }
+    }
+    if constexpr (TmaStore) {
+      if (thread == 0) bulk_wait_done();
+    }
+  }
+  if constexpr (kClusterM > 1) cluster_sync();
+}
+
+// ---- The launch --------------------------------------------------------------------------
+
+enum class Scheme { data_parallel, split_k, stream_k };
+
+// Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
+// and read for a shorter product.
+constexpr int kMaxSplit = 4;
+
+template <class Cfg>
+int resident_clusters() {
+  return resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
+}
+
+// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
+// `resident` clusters: as many as fill one wave, at most kMaxSplit, at least one slice each;
+// 1 where the waves are whole or the last one too full to split.
+int split_ways(long long tiles, int resident, int slices) {
+  const int rest = static_cast<int>(tiles % resident);
+  return rest == 0 ? 1 : std::min({resident / rest, kMaxSplit, slices});
+}
+
+// The division of c's tiles by `scheme` among at most `resident` clusters. Data-parallel is
+// stage 18's (every tile whole, the grid trimmed to even rounds). Split-K and Stream-K keep the
+// whole waves whole and divide the rest: split-K cuts each remaining tile into as many ranges
+// as fill one wave (at most kMaxSplit, at least one slice each); Stream-K takes the last wave
+// and the partial one together, in equal runs. Where either would divide nothing, the tiles go
+// whole.
+template <class Cfg>
+Division divide(const Matrix& c, int k, Scheme scheme) {
+  const int resident = resident_clusters<Cfg>();
+  Division d{};
+  d.tiles = static_cast<int>(cluster_tiles<Cfg>(c));
+  d.slices = (k + kSliceK - 1) / kSliceK;
+  // Data-parallel unless the scheme finds a remainder to divide.
+  d.clusters = static_cast<int>(even_rounds_clusters(d.tiles, resident));
+  d.whole_tiles = d.tiles;
+  d.split = 1;
+  d.stream_begin = static_cast<long long>(d.tiles) * d.slices;
+  const int rest = d.tiles % resident;
+  if (scheme == Scheme::split_k) {
+    const int split = split_ways(d.tiles, resident, d.slices);
+    if (split > 1) {
+      d.clusters = resident;
+      d.whole_tiles = d.tiles - rest;
+      d.split = split;
+    }
+  }
+  if (scheme == Scheme::stream_k && rest != 0) {
+    const int whole = std::max(0, d.tiles / resident - 1) * resident;
+    const long long iterations = static_cast<long long>(d.tiles - whole) * d.slices;
+    if (iterations >= resident) {
+      d.clusters = resident;
+      d.whole_tiles = whole;
+      d.split = 0;
+      d.stream_begin = static_cast<long long>(whole) * d.slices;
+      d.stream_share = iterations / resident;
+      d.stream_extra = static_cast<int>(iterations % resident);
+    }
+  }
+  return d;
+}
+
+template <class Cfg, Scheme kScheme>
+void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
+  const bool tma_store = allows_tma_store(c);
+  auto kernel = tma_store ? gemm_stream_k<Cfg, true> : gemm_stream_k<Cfg, false>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  Cfg::kSharedBytes));
+  const Division division = divide<Cfg>(c, a.width, kScheme);
+  const long long blocks = static_cast<long long>(division.clusters) * Cfg::kClusterM;
+  // A slot of 64 x kBlockN sums per consumer: the workspace holds 128 x 256 per block.
+  static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
+                "a partial tile the workspace holds");
+  const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
+  const CUtensorMap b_map = Bf16Operands::b_map(b);
+  // Without the TMA store the kernel never reads c_map; A's map stands in for it.
+  const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
+  Launch<Cfg> grid(blocks);
+  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, c, division,
+                                reinterpret_cast<float4*>(workspace.partials()),
+                                workspace.flags()));
+}
+
+// The tilings: stage 18's Wide (128 x 256 in clusters of two), and narrower tiles that fill
+// more SMs, with deeper rings (the shared memory their narrower slots leave).
+using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
+using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
+
+void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
+
+using Variant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c,
+                                     const StreamKWorkspace& workspace)>;
+
+// The first is the default; the others are its choices and their ablations: each tiling with
+// whole tiles (dp: split-K and Stream-K off), split-K and Stream-K.
+const Variant kVariants[] = {
+    {"by_shape", launch_by_shape},
+    {"128x256_c2_dp", launch<Wide, Scheme::data_parallel>},
+    {"128x256_c2_split", launch<Wide, Scheme::split_k>},
+    {"128x256_c2_stream", launch<Wide, Scheme::stream_k>},
+    {"128x128_c1_dp", launch<Half, Scheme::data_parallel>},
+    {"128x128_c1_split", launch<Half, Scheme::split_k>},
+    {"128x128_c1_stream", launch<Half, Scheme::stream_k>},
+    {"128x64_c1_dp", launch<Quarter, Scheme::data_parallel>},
+    {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
+};
+
+// by_shape: the rule's choice on this GPU, or stage 18's default (launch_best).
+void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
+  const StreamKResidency gpu{workspace.blocks(), resident_clusters<Wide>()};
+  const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
+  const std::string choice =
+      stream_k_rule(c.height, c.width, a.width, gpu, tiling.clusters && !tiling.narrow);
+  if (choice.empty()) {
+    launch_best<Bf16Operands>(a, b, c);
+  } else {
+    find_config(kVariants, choice, "stage 19's rule chose no variant").launch(a, b, c, workspace);
+  }
+}
+
+}  // namespace
+
+// The rule, measured on the H100 (README.md, "The rule"). It counts the tiles of 128 x 256
+// against the SMs (one block each) and the slices of K:
+//   - less than a wave of those tiles, in this order: under a quarter of the SMs, 128 x 64
+//     tiles with split-K; up to half with 128 slices or more, split-K on 128 x 256 tiles in
+//     clusters of two, or on 128 x 128 tiles alone where C has one row of tiles (a cluster
+//     stacked along M would have nothing for its second block); under half, 128 x 128;
+//     from three quarters with 64 slices or more, 128 x 256 whole in clusters of two where
+//     those fit one wave; else stage 18's default;
+//   - a wave or more: stage 18's default, but with its last wave split along K where the
+//     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
+//     waves), C has two tile rows or more, and the last wave can be split two ways or more.
+// "Split-K" rows split only where the division finds tiles to split: where the tiles of the
+// last wave are more than half a wave, divide() keeps them whole.
+std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
+                          bool default_on_wide_pairs) {
+  if (gpu.sms < 1 || gpu.wide_pairs < 1) {
+    throw std::invalid_argument("stream_k_rule: a GPU counted with " + std::to_string(gpu.sms) +
+                                " SMs and room for " + std::to_string(gpu.wide_pairs) +
+                                " pairs of blocks");
+  }
+  const long long tile_rows = (m + 127) / 128;
+  const long long tile_columns = (n + 255) / 256;
+  const long long tiles = tile_rows * tile_columns;                  // of 128 x 256
+  const long long pair_tiles = (tile_rows + 1) / 2 * tile_columns;  // clusters of two of them
+  const int slices = (k + kSliceK - 1) / kSliceK;
+  const long long sms = gpu.sms;
+  if (tiles < sms) {
+    if (4 * tiles < sms) return "128x64_c1_split";
+    if (2 * tiles <= sms && slices >= 128) {
+      return m <= 128 ? "128x128_c1_split" : "128x256_c2_split";
+    }
+    if (2 * tiles < sms) return "128x128_c1_dp";
+    if (4 * tiles >= 3 * sms && slices >= 64 && pair_tiles <= gpu.wide_pairs) {
+      return "128x256_c2_dp";
+    }
+    return "";
+  }
+  if (m > 128 && default_on_wide_pairs &&
+      split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
+    return "128x256_c2_split";
+  }
+  return "";
+}
+
+namespace {
+
+// Per block (one per SM): a 128 x 256 FP32 partial tile, as its two consumers' 64 x 256
+// slots, and a flag for each.
+constexpr std::size_t kPartialBytesPerBlock = 128 * 256 * sizeof(float);
+constexpr std::size_t kFlagBytesPerBlock = 2 * sizeof(int);
+
+int current_device() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+int sm_count(int device) {
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+}  // namespace
+
+StreamKWorkspace::StreamKWorkspace() : device_(current_device()), blocks_(sm_count(device_)) {
+  try {
+    CUDA_CHECK(cudaMalloc(&partials_, blocks_ * kPartialBytesPerBlock));
+    CUDA_CHECK(cudaMalloc(&flags_, blocks_ * kFlagBytesPerBlock));
+    CUDA_CHECK(cudaMemset(flags_, 0, blocks_ * kFlagBytesPerBlock));
+  } catch (...) {
+    cudaFree(flags_);  // cudaFree(nullptr) does nothing
+    cudaFree(partials_);
+    throw;
+  }
+}
+
+StreamKWorkspace::~StreamKWorkspace() {
+  cudaFree(flags_);
+  cudaFree(partials_);
+}
+
+std::uint64_t StreamKWorkspace::bytes_needed() {
+  return static_cast<std::uint64_t>(sm_count(current_device())) *
+         (kPartialBytesPerBlock + kFlagBytesPerBlock);
+}
+
+std::vector<std::string> stream_k_configs() { return config_names(kVariants); }
+
+OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
+                                 const StreamKWorkspace& workspace) {
+  const Variant& variant = find_config(kVariants, config, "stage 19 has no variant");
+  const OperandPath path = fall_back_unless_tma(a, b, c);
+  if (path == OperandPath::tma && workspace.device() != current_device()) {
+    throw std::invalid_argument("stage 19: the workspace was made on device " +
+                                std::to_string(workspace.device()) + ", the product runs on " +
+                                std::to_string(current_device()));
+  }
+  if (path == OperandPath::tma) variant.launch(a, b, c, workspace);
+  return path;
+}
+
+}  // namespace ladder

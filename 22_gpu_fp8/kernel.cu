@@ -1,0 +1,415 @@
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/hopper/persistent.cuh"
+#include "22_gpu_fp8/kernel.hpp"
+#include "22_gpu_fp8/quantize.hpp"
+#include "common/config_table.hpp"
+#include "common/cuda_check.hpp"
+#include "common/errors.hpp"
+#include "common/grid.hpp"
+#include "common/hopper/cluster.cuh"
+#include "common/hopper/mbarrier.cuh"
+#include "common/hopper/tma.cuh"
+#include "common/hopper/warpgroup.cuh"
+#include "common/tensor_cores.hpp"
+#include "common/tensor_map.hpp"
+#include "common/tensor_map_fp8.hpp"
+
+namespace ladder {
+namespace {
+
+using namespace hopper;
+using namespace persistent;
+
+// wgmma_k16 (common/hopper/warpgroup.cuh) for E4M3 operands: 32 deep, A and B both K-major.
+template <int N>
+__device__ inline void wgmma_k32_e4m3(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
+                                      int accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
+  if constexpr (N == 128) wgmma_m64n128k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 192) wgmma_m64n192k32_e4m3(d, a, b, accumulate);
+  if constexpr (N == 256) wgmma_m64n256k32_e4m3(d, a, b, accumulate);
+}
+
+// multiply_slice (warpgroup.cuh) for E4M3: a slice is 128 E4M3 deep (the same 128-byte rows),
+// A and B^T K-major, four k32 steps of 32 bytes along the rows.
+template <int N>
+__device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
+                                          const unsigned char* b_t_slot, float (&acc)[N / 2],
+                                          bool accumulate) {
+#pragma unroll
+  for (int k = 0; k < kSliceRowBytes / 32; ++k) {
+    const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
+    const std::uint64_t b = descriptor(b_t_slot + k * 32, 16, kSwizzleAtomBytes);
+    wgmma_k32_e4m3<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+  }
+}
+
+// What the kernel multiplies: E4M3 A and B^T, both K-major. A slice is 128 bytes deep as
+// BF16's, but 128 elements (one scale block of the per-block variant); a box of B^T is 64 such
+// rows (8 KB), so the slots, barriers and byte counts are stage 18's.
+struct E4m3Operands : RowsOfA {
+  static constexpr int kSliceK = 128;
+  __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
+};
+static_assert(E4m3Operands::kSliceK == kFp8ScaleBlock, "a slice is one scale block deep");
+
+// The scales the kernel reads: per tensor, each operand's dequantisation factor; per block,
+// the factors of A's 1 x 128 blocks (m x slices) and of B^T's 128 x 128 blocks.
+struct Scales {
+  const Fp8Scale* a = nullptr;
+  const Fp8Scale* b = nullptr;
+  Matrix a_blocks;
+  Matrix b_blocks;
+};
+
+// Promote: every PromoteEvery slices (0: never, the whole sum stays in the tensor cores);
+// BlockScaled: per-block factors (promotes every slice, since each slice has its own); Parts:
+// the tile's columns multiplied in 1 or 2 parts, one after the other, each promoted as soon as
+// it is done. A consumer thread holds the tile's promoted sums (N / 2 floats) and one part's
+// accumulators (N / Parts / 2): with 232 registers, N = 192 in one part, or N = 256 in two
+// (128 + 64 floats).
+template <class Cfg, int PromoteEvery, bool BlockScaled, int Parts = 1>
+struct Fp8Kernel : Cfg {
+  static constexpr int kPromoteEvery = BlockScaled ? 1 : PromoteEvery;
+  static constexpr bool kPromotes = kPromoteEvery > 0;
+  static constexpr bool kBlockScaled = BlockScaled;
+  static constexpr int kParts = Parts;
+  static constexpr int kPartN = Cfg::kBlockN / Parts;
+  static_assert(Cfg::kConsumerRows == 64, "one 64-row strip per consumer");
+  static_assert(Parts == 1 || Parts == 2, "one part, or two (promote_into's two offsets)");
+  static_assert(Parts == 1 || kPromoteEvery == 1,
+                "parts share one set of accumulators: each is promoted before the next");
+  static_assert(!BlockScaled || kPartN == kFp8ScaleBlock,
+                "per block, a part is one block of B wide: one factor of B per slice");
+};
+
+// The factors a thread applies to the 64 x 128 part it promotes at slice s, per block: its
+// two rows' factors of A times the factor of B^T's block (a part is one block wide).
+// Rows and blocks past the edges read as 0.
+struct BlockFactors {
+  float row[2];
+};
+__device__ inline BlockFactors block_factors(const Scales& scales, int row, int col0, int s) {
+  const int block = col0 / kFp8ScaleBlock;
+  const float b = block < scales.b_blocks.height ? scales.b_blocks.get(block, s) : 0.0f;
+  BlockFactors f;
+  for (int half = 0; half < 2; ++half) {
+    const int r = row + half * 8;
+    f.row[half] = r < scales.a_blocks.height ? scales.a_blocks.get(r, s) * b : 0.0f;
+  }
+  return f;
+}
+
+// sum += acc (times the factors per block) for part `Part` of the tile: the promotion, on the
+// CUDA cores. The wgmma layout: the thread holds rows row and row + 8 of each 8-column group j
+// (acc[4j..4j+3]); part p's groups are the tile's groups p * kPartN / 8 on.
+template <class K, int Part>
+__device__ inline void promote_into(float (&sum)[K::kBlockN / 2], const float (&acc)[K::kPartN / 2],
+                                    const BlockFactors& f) {
+  constexpr int kOffset = Part * K::kPartN / 2;
+#pragma unroll
+  for (int i = 0; i < K::kPartN / 2; ++i) {
+    if constexpr (K::kBlockScaled) {
+      sum[kOffset + i] = fmaf(acc[i], f.row[i % 4 / 2], sum[kOffset + i]);
+    } else {
+      sum[kOffset + i] += acc[i];
+    }
+  }
+}
+
+// A consumer's strip out to C (stage 18's stores), times the per-tensor factor.
+template <int N, bool TmaStore>
+__device__ inline void store_scaled(float (&out)[N / 2], float dequantize, const CUtensorMap* c_map,
+                                    unsigned char* staging, const Matrix& c, int strip_row,
+                                    int col0, int thread, int consumer) {
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) out[i] *= dequantize;
+  if constexpr (TmaStore) {
+    store_strip_through_tma<N>(c_map, staging, out, strip_row, col0, thread, 1 + consumer);
+  } else {
+    store_strip<N>(c, out, strip_row, col0, thread);
+  }
+}
+
+template <class K, bool TmaStore>
+__global__ void __launch_bounds__(K::kThreads, 1)
+    gemm_fp8(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+             const __grid_constant__ CUtensorMap c_map, int k, Matrix c, Scales scales) {
+  constexpr int kSlots = K::kSlots;
+  constexpr int N = K::kBlockN;
+  extern __shared__ unsigned char shared[];
+  const SharedLayout<K> layout(shared);
+  const std::uint32_t rank = K::kClusterM > 1 ? rank_in_cluster() : 0;
+  init_barriers(layout);
+
+  const TileOrder<K> order(c);
+  const int cluster = blockIdx.x / K::kClusterM;
+  const int step = gridDim.x / K::kClusterM;
+  const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
+
+  if (threadIdx.x / 128 == 0) {
+    // Producer: stage 18's.
+    registers_decrease<kProducerRegisters>();
+    load_tiles<E4m3Operands>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
+  } else {
+    registers_increase<kConsumerRegisters>();
+    const int consumer = threadIdx.x / 128 - 1;
+    const int thread = threadIdx.x % 128;
+    float acc[K::kPartN / 2];  // the tensor cores' partial sums, one part of the tile
+    float sum[N / 2];          // the promoted sums (unused without promotion)
+    // Per tensor the factor is applied once, at the store.
+    float dequantize = 1.0f;
+    if constexpr (!K::kBlockScaled) dequantize = scales.a->dequantize * scales.b->dequantize;
+    int it = 0;
+    for (int t = cluster; t < order.count(); t += step) {
+      const auto [row0, col0] = order.origin(t, rank);
+      const int strip_row = row0 + consumer * 64;
+      const int row = strip_row + thread / 32 * 16 + thread % 32 / 4;
+      if constexpr (K::kPromotes) {
+#pragma unroll
+        for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
+      }
+      bool holding = false;  // slot it - 1 still read by a running wgmma group
+      for (int s = 0; s < slices; ++s, ++it) {
+        const unsigned char* slot = layout.ring + it % kSlots * K::kSlotBytes;
+        const unsigned char* a_strip = slot + consumer * 64 * kSliceRowBytes;
+        barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
+        const bool restart = s % (K::kPromotes ? K::kPromoteEvery : slices) == 0;
+        const bool promote =
+            K::kPromotes &&
+            ((s + 1) % (K::kPromotes ? K::kPromoteEvery : 1) == 0 || s + 1 == slices);
+        // Compute: four k32 steps a part. Then promote the part, or (between promotions) let
+        // the group run on while the previous slice's slot goes back.
+#pragma unroll
+        for (int part = 0; part < K::kParts; ++part) {
+          wgmma_fence();
+          multiply_slice_fp8<K::kPartN>(
+              a_strip, slot + K::kSliceABytes + part * K::kPartN * kSliceRowBytes, acc, !restart);
+          wgmma_commit();
+          if (!promote) {
+            wgmma_wait<1>();
+            if (holding) release_slot(layout, it - 1, thread);
+            holding = true;
+          } else {
+            BlockFactors factors{};
+            if constexpr (K::kBlockScaled) {
+              factors = block_factors(scales, row, col0 + part * K::kPartN, s);
+            }
+            wgmma_wait<0>();
+            if (part == K::kParts - 1) {
+              if (holding) release_slot(layout, it - 1, thread);
+              release_slot(layout, it, thread);
+              holding = false;
+            }
+            if (part == 0) promote_into<K, 0>(sum, acc, factors);
+            if (part == 1) promote_into<K, K::kParts - 1>(sum, acc, factors);
+          }
+        }
+      }
+      wgmma_wait<0>();  // unconditional: ptxas must see every group done before acc is read
+      if (holding) release_slot(layout, it - 1, thread);
+      // Store: the promoted sums (or the tensor cores' own), times the per-tensor factor.
+      unsigned char* staging = layout.staging + consumer * kStagingBytes;
+      if constexpr (K::kPromotes) {
+        store_scaled<N, TmaStore>(sum, dequantize, &c_map, staging, c, strip_row, col0, thread,
+                                  consumer);
+      } else {
+        static_assert(K::kParts == 1, "without promotion the accumulators are the tile's");
+        store_scaled<N, TmaStore>(acc, dequantize, &c_map, staging, c, strip_row, col0, thread,
+                                  consumer);
+      }
+    }
+    if constexpr (TmaStore) {
+      if (thread == 0) bulk_wait_done();
+    }
+  }
+  if constexpr (K::kClusterM > 1) cluster_sync();
+}
+
+// ---- The fallback ------------------------------------------------------------------------
+
+// One element of C per thread, 16 x 16 threads a block: 16-deep tiles of A and B^T through
+// shared memory, each product widened to FP32 (exact) and summed in FP32 within a 128-deep
+// block, then added times the block's factors (per block) or, per tensor, the whole sum
+// times the tensor factors at the end.
+constexpr int kFallbackTile = 16;
+
+template <bool BlockScaled>
+__global__ void gemm_fp8_fallback(MatrixFp8 a, MatrixFp8 b_t, Matrix c, Scales scales) {
+  __shared__ float a_tile[kFallbackTile][kFallbackTile + 1];
+  __shared__ float b_tile[kFallbackTile][kFallbackTile + 1];
+  const int row = blockIdx.y * kFallbackTile + threadIdx.y;
+  const int col = blockIdx.x * kFallbackTile + threadIdx.x;
+  const int k = a.width;
+  float sum = 0.0f;
+  float block_sum = 0.0f;
+  for (int k0 = 0; k0 < k; k0 += kFallbackTile) {
+    const int a_row = blockIdx.y * kFallbackTile + threadIdx.y;
+    const int b_row = blockIdx.x * kFallbackTile + threadIdx.y;
+    const int kk = k0 + threadIdx.x;
+    a_tile[threadIdx.y][threadIdx.x] =
+        a_row < a.height && kk < k ? static_cast<float>(a.get(a_row, kk)) : 0.0f;
+    b_tile[threadIdx.y][threadIdx.x] =
+        b_row < b_t.height && kk < k ? static_cast<float>(b_t.get(b_row, kk)) : 0.0f;
+    __syncthreads();
+    for (int i = 0; i < kFallbackTile; ++i)
+      block_sum += a_tile[threadIdx.y][i] * b_tile[threadIdx.x][i];
+    __syncthreads();
+    const bool block_ends = (k0 + kFallbackTile) % kFp8ScaleBlock == 0 || k0 + kFallbackTile >= k;
+    if (BlockScaled && block_ends && row < c.height && col < c.width) {
+      const int s = k0 / kFp8ScaleBlock;
+      sum +=
+          block_sum * (scales.a_blocks.get(row, s) * scales.b_blocks.get(col / kFp8ScaleBlock, s));
+      block_sum = 0.0f;
+    }
+  }
+  if (row >= c.height || col >= c.width) return;
+  c.set(row, col, BlockScaled ? sum : block_sum * (scales.a->dequantize * scales.b->dequantize));
+}
+
+// ---- Launch --------------------------------------------------------------------------------
+
+template <class K>
+int resident_clusters() {
+  return resident_clusters_of<K, gemm_fp8<K, true>>();
+}
+
+template <class K>
+void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  const bool tma_store = allows_tma_store(c);
+  const auto kernel = tma_store ? gemm_fp8<K, true> : gemm_fp8<K, false>;
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSharedBytes));
+  const CUtensorMap a_map = make_tensor_map_2d(a, E4m3Operands::kSliceK, K::kBlockM);
+  const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
+  // Without the TMA store the kernel never reads c_map; A's map stands in for it.
+  const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
+  const long long tiles = cluster_tiles<K>(c);
+  const long long fit = std::min<long long>(resident_clusters<K>(), tiles);
+  Launch<K> grid(even_rounds_clusters(tiles, fit) * K::kClusterM);
+  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c, scales));
+}
+
+// Stage 18's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
+// promotion every slice, 128 x 256 tiles go in two parts of 128 columns (Fp8Kernel).
+using Alone128 = Config<128, 128, 64, 1, 8, true>;
+
+template <class Cfg, int PromoteEvery, int Parts = 1>
+void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>>(a, b_t, c, scales);
+}
+
+// 128 x 256 in two parts; clusters only past one wave, as stage 18's default.
+template <bool BlockScaled>
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2>;
+  using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2>;
+  if (cluster_tiles<Alone>(c) <= resident_clusters<Alone>()) {
+    launch<Alone>(a, b_t, c, scales);
+  } else {
+    launch<InPairs>(a, b_t, c, scales);
+  }
+}
+
+// A variant: its name, its launch, and how many slices of 128 the tensor cores sum between
+// promotions (0: never).
+struct Fp8Variant {
+  const char* name;
+  void (*launch)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+  int promote_every;
+};
+
+const Fp8Variant kVariants[] = {
+    {"by_size", launch_by_size<false>, 1},
+    {"128x256_c2_promote1", launch_per_tensor<Wide, 1, 2>, 1},
+    {"128x256_c1_promote1", launch_per_tensor<WideAlone, 1, 2>, 1},
+    {"128x192_c2_promote1", launch_per_tensor<Narrow, 1>, 1},
+    {"128x128_c1_promote1", launch_per_tensor<Alone128, 1>, 1},
+    {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2},
+    {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4},
+    {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0},
+    {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0},
+};
+
+void check_operands(const MatrixFp8& a, const MatrixFp8& b_t, const Matrix& c) {
+  auto shape_of = [](const auto& m) {
+    check_view(Matrix{m.width, m.height, m.stride, nullptr});
+    return std::to_string(m.height) + "x" + std::to_string(m.width);
+  };
+  const std::string shapes = "A " + shape_of(a) + ", B^T " + shape_of(b_t) + ", C " + shape_of(c);
+  check_view(c);
+  if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
+    throw std::invalid_argument("stage 20: " + shapes + " must be m x k, n x k and m x n");
+  }
+}
+
+// The path: the TMA kernel where both operands allow tensor maps and no dimension is empty,
+// else the fallback.
+OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n) {
+  const bool empty = a.width == 0 || a.height == 0 || n == 0;
+  return !empty && allows_16_bytes(a) && allows_16_bytes(b_t) ? OperandPath::tma
+                                                              : OperandPath::element;
+}
+
+// The product on the path fp8_path picks: the TMA kernel (`tma`), or the fallback.
+template <bool BlockScaled, class Tma>
+OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Tma tma) {
+  check_operands(a, b_t, c);
+  require_hopper();
+  const OperandPath path = fp8_path(a, b_t, c.width);
+  if (c.empty()) return path;
+  if (path == OperandPath::tma) {
+    tma(a, b_t, c, scales);
+    return path;
+  }
+  const dim3 block(kFallbackTile, kFallbackTile);
+  const dim3 grid = grid_covering(c.width, c.height, kFallbackTile, kFallbackTile);
+  gemm_fp8_fallback<BlockScaled><<<grid, block>>>(a, b_t, c, scales);
+  CUDA_CHECK_LAUNCH();
+  return path;
+}
+
+}  // namespace
+
+std::vector<std::string> fp8_configs() { return config_names(kVariants); }
+
+int fp8_promotion_window(const std::string& config, int k) {
+  const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
+  return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
+}
+
+OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+  const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
+  return run<false>(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
+}
+
+OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
+  const int slices = (a.values.width + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  const int blocks_n = (b_t.values.height + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  if (a.dequantize.height != a.values.height || a.dequantize.width != slices ||
+      b_t.dequantize.height != blocks_n || b_t.dequantize.width != slices) {
+    throw std::invalid_argument(
+        "stage 20 per-block scales: A's factors must be m x ceil(k / 128) (" +
+        std::to_string(a.values.height) + "x" + std::to_string(slices) + "), B^T's ceil(n / 128) "
+        "x ceil(k / 128) (" + std::to_string(blocks_n) + "x" + std::to_string(slices) + "), not " +
+        std::to_string(a.dequantize.height) + "x" + std::to_string(a.dequantize.width) + " and " +
+        std::to_string(b_t.dequantize.height) + "x" + std::to_string(b_t.dequantize.width));
+  }
+  return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
+                   launch_by_size<true>);
+}
+
+OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c) {
+  check_gemm_shapes(a, b, c);
+  e4m3_scale_on_device(a, work.a_scale);
+  e4m3_scale_on_device(b, work.b_scale);
+  quantize_e4m3(a, work.a_scale, work.a);
+  quantize_e4m3_transposed(b, work.b_scale, work.b_t);
+  return launch_gemm_fp8(kVariants[0].name, {work.a, work.a_scale}, {work.b_t, work.b_scale}, c);
+}
+
+}  // namespace ladder
