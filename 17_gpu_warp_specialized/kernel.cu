@@ -4,6 +4,7 @@
 #include "common/config_table.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 
 namespace ladder {

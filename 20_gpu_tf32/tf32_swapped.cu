@@ -1,9 +1,9 @@
-// Stage 18's TF32 product without a transpose of B: C^T = B^T A^T. wgmma reads TF32 from shared
+// Stage 20's product without a transpose of B: C^T = B^T A^T. wgmma reads TF32 from shared
 // memory only K-major, and B (K x N, row-major) is N-major. Swapped, B^T becomes the product's
 // first operand, which wgmma also takes from registers in any order the threads load it, and
 // A^T its second, which is K-major as A's rows already are. So the consumers load B's slices
 // from shared memory into registers themselves, and write their tile of C^T back transposed.
-// Ring, barriers, multicast, tile order and launch are stage 18's (persistent.cuh).
+// Ring, barriers, multicast, tile order and launch are the persistent kernel's (persistent.cuh).
 #include "20_gpu_tf32/tf32_swapped.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/hopper/wgmma.cuh"
 #include "common/shared_address.cuh"
@@ -168,7 +169,7 @@ __device__ inline void store_transposed(const Matrix& c, const float (&acc)[N / 
   }
 }
 
-// Stage 18's kernel on the swapped product: tiles of BlockM columns of C by BlockN rows, a
+// The persistent kernel on the swapped product: tiles of BlockM columns of C by BlockN rows, a
 // cluster of ClusterM blocks side by side along C's columns sharing A's slices.
 template <class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
@@ -233,7 +234,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterM > 1) cluster_sync();
 }
 
-// The swapped tiles are stage 18's Wide and WideAlone: 128 columns of C (two consumers of 64)
+// The swapped tiles are stage 19's Wide and WideAlone: 128 columns of C (two consumers of 64)
 // by 256 rows, in pairs or alone.
 
 template <class Cfg>
@@ -261,7 +262,7 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
 
 void launch_tf32_swapped(SwappedTiling tiling, Matrix a, Matrix b, Matrix c) {
   if (tiling == SwappedTiling::by_size) {
-    // Stage 18's rule: clusters pay only past one wave.
+    // Stage 19's rule: clusters pay only past one wave.
     const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
     const bool one_wave = tiles <= resident_swapped_clusters<WideAlone>();
     tiling = one_wave ? SwappedTiling::alone : SwappedTiling::pairs;

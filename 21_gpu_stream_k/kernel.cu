@@ -12,6 +12,7 @@
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_map.hpp"
 
@@ -24,13 +25,13 @@ using namespace persistent;
 // ---- The division of the work ------------------------------------------------------------
 
 // How a launch divides its tiles among its clusters: worked out on the host, the same for every
-// block. Tiles are numbered in stage 18's order, and the multiply-accumulate iterations of the
+// block. Tiles are numbered in stage 19's order, and the multiply-accumulate iterations of the
 // product as tile * slices + slice.
 struct Division {
   int tiles;        // cluster tiles
   int slices;       // 64-deep slices of K in each
   int clusters;     // clusters launched
-  int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 18)
+  int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 19)
   // Split-K (split > 0): every later tile is cut into `split` ranges of slices; cluster u
   // takes range u % split of tile whole_tiles + u / split. Stream-K (split == 0): the later
   // iterations are cut into one run per cluster, stream_share long (stream_extra of them one
@@ -154,7 +155,7 @@ __device__ inline void add_partial(const float4* slot, float (&acc)[N / 2], int 
 
 // ---- The kernel --------------------------------------------------------------------------
 
-// Stage 18's kernel (persistent.cuh's Config, one 64-row strip per consumer), walking parts of
+// Stage 19's kernel (persistent.cuh's Config, one 64-row strip per consumer), walking parts of
 // tiles instead of whole tiles. A part that does not finish its tile saves its sums and sets its
 // flag; the finishing part waits for each flag in the fixed order and adds the sums before it
 // stores. Every cluster is resident at once (the grid is at most what fits), so a wait always
@@ -170,7 +171,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   constexpr int kClusterM = Cfg::kClusterM;
   constexpr int kN = Cfg::kBlockN;
   extern __shared__ unsigned char shared[];
-  const SharedLayout<Cfg> layout(shared);  // stage 18's (persistent.cuh)
+  const SharedLayout<Cfg> layout(shared);  // stage 19's (persistent.cuh)
   const std::uint32_t rank = kClusterM > 1 ? rank_in_cluster() : 0;
   init_barriers(layout);
 
@@ -178,7 +179,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int cluster = blockIdx.x / kClusterM;
 
   if (threadIdx.x / 128 == 0) {
-    // Producer: stage 18's, over the slices of each part.
+    // Producer: stage 19's, over the slices of each part.
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;
@@ -192,7 +193,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
     }
   } else {
-    // Consumers: stage 18's product over each part's slices, then the part's end.
+    // Consumers: stage 19's product over each part's slices, then the part's end.
     registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
     const int thread = threadIdx.x % 128;
@@ -238,7 +239,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         sync_threads(barrier_id, 128);
         add_partial<kN>(partials + static_cast<long long>(theirs) * kN / 8 * 128, acc, thread);
       }
-      // Store, as stage 18's.
+      // Store, as stage 19's.
       const int strip_row = row0 + consumer * 64;
       if constexpr (TmaStore) {
         store_strip_through_tma<kN>(&c_map, layout.staging + consumer * kStagingBytes, acc,
@@ -276,7 +277,7 @@ int split_ways(long long tiles, int resident, int slices) {
 }
 
 // The division of c's tiles by `scheme` among at most `resident` clusters. Data-parallel is
-// stage 18's (every tile whole, the grid trimmed to even rounds). Split-K and Stream-K keep the
+// stage 19's (every tile whole, the grid trimmed to even rounds). Split-K and Stream-K keep the
 // whole waves whole and divide the rest: split-K cuts each remaining tile into as many ranges
 // as fill one wave (at most kMaxSplit, at least one slice each); Stream-K takes the last wave
 // and the partial one together, in equal runs. Where either would divide nothing, the tiles go
@@ -337,7 +338,7 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
                                 workspace.flags()));
 }
 
-// The tilings: stage 18's Wide (128 x 256 in clusters of two), and narrower tiles that fill
+// The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill
 // more SMs, with deeper rings (the shared memory their narrower slots leave).
 using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
 using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
@@ -361,7 +362,7 @@ const Variant kVariants[] = {
     {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
 };
 
-// by_shape: the rule's choice on this GPU, or stage 18's default (launch_best).
+// by_shape: the rule's choice on this GPU, or stage 19's default (launch_best).
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const StreamKResidency gpu{workspace.blocks(), resident_clusters<Wide>()};
   const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
@@ -370,7 +371,7 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
   if (choice.empty()) {
     launch_best<Bf16Operands>(a, b, c);
   } else {
-    find_config(kVariants, choice, "stage 19's rule chose no variant").launch(a, b, c, workspace);
+    find_config(kVariants, choice, "stage 21's rule chose no variant").launch(a, b, c, workspace);
   }
 }
 
@@ -383,8 +384,8 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
 //     clusters of two, or on 128 x 128 tiles alone where C has one row of tiles (a cluster
 //     stacked along M would have nothing for its second block); under half, 128 x 128;
 //     from three quarters with 64 slices or more, 128 x 256 whole in clusters of two where
-//     those fit one wave; else stage 18's default;
-//   - a wave or more: stage 18's default, but with its last wave split along K where the
+//     those fit one wave; else stage 19's default;
+//   - a wave or more: stage 19's default, but with its last wave split along K where the
 //     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
 //     waves), C has two tile rows or more, and the last wave can be split two ways or more.
 // "Split-K" rows split only where the division finds tiles to split: where the tiles of the
@@ -467,10 +468,10 @@ std::vector<std::string> stream_k_configs() { return config_names(kVariants); }
 
 OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
                                  const StreamKWorkspace& workspace) {
-  const Variant& variant = find_config(kVariants, config, "stage 19 has no variant");
+  const Variant& variant = find_config(kVariants, config, "stage 21 has no variant");
   const OperandPath path = fall_back_unless_tma(a, b, c);
   if (path == OperandPath::tma && workspace.device() != current_device()) {
-    throw std::invalid_argument("stage 19: the workspace was made on device " +
+    throw std::invalid_argument("stage 21: the workspace was made on device " +
                                 std::to_string(workspace.device()) + ", the product runs on " +
                                 std::to_string(current_device()));
   }

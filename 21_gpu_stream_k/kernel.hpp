@@ -1,4 +1,4 @@
-// Stage 19: dividing the work when the tiles do not fill the GPU in whole waves. Stage 18's
+// Stage 21: dividing the work when the tiles do not fill the GPU in whole waves. Stage 19's
 // kernel walks parts of tiles (a tile and a range of its k-slices) instead of whole tiles: split-K
 // cuts the last wave's tiles along K, Stream-K gives every cluster an equal share of the
 // multiply-accumulate iterations across tile boundaries; the parts of a tile are added in a fixed
@@ -18,7 +18,7 @@ namespace ladder {
 
 // The variants this stage is built with, by name; the first (by_shape) is the default, which
 // picks one of the others per shape. The others are a tiling (128 x N tiles, clusters of 1 or
-// 2) and a division: dp (whole tiles, as stage 18), split (the last wave's tiles split along K)
+// 2) and a division: dp (whole tiles, as stage 19), split (the last wave's tiles split along K)
 // or stream (Stream-K).
 std::vector<std::string> stream_k_configs();
 
@@ -30,7 +30,7 @@ struct StreamKResidency {
 };
 
 // The rule: the variant by_shape runs for an m x n x k product on such a GPU (one of
-// stream_k_configs()'s names), or "" for stage 18's default; default_on_wide_pairs: whether
+// stream_k_configs()'s names), or "" for stage 19's default; default_on_wide_pairs: whether
 // that default takes 128 x 256 tiles in clusters of two for this C (best_tiling,
 // common/hopper/persistent_kernel.cuh). A pure function: the tests check its choices.
 // Throws std::invalid_argument for a GPU counted with no SM or no room for a pair.

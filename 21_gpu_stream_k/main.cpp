@@ -1,6 +1,6 @@
-// Stage 19: stage 18's kernel walking parts of tiles, so that the work fills the GPU when the
+// Stage 21: stage 19's kernel walking parts of tiles, so that the work fills the GPU when the
 // tiles do not come in whole waves: split-K, Stream-K, narrower tiles, and a rule that picks
-// among them per shape. Timed against stage 18's default and cuBLAS BF16 in the same run.
+// among them per shape. Timed against stage 19's default and cuBLAS BF16 in the same run.
 // --config all runs every variant: the rule's evidence (scripts/shapes.py). sm_90a only: every
 // other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 21_gpu_stream_k
@@ -63,7 +63,7 @@ void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape&
 
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("21_gpu_stream_k",
-                  "stage 18's kernel over parts of tiles: split-K, Stream-K and narrower tiles, "
+                  "stage 19's kernel over parts of tiles: split-K, Stream-K and narrower tiles, "
                   "picked per shape");
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
@@ -80,7 +80,7 @@ int stage_main(int argc, char** argv) {
 
   ladder::Report report("21_gpu_stream_k", shape.describe(), device);
   ladder::TensorGemmBench bench(shape, options);
-  ladder::require_device_memory(shape.describe() + " (stage 19's workspace)",
+  ladder::require_device_memory(shape.describe() + " (stage 21's workspace)",
                                 ladder::StreamKWorkspace::bytes_needed());
   const ladder::StreamKWorkspace workspace;
   const auto stage18 = ladder::baseline::persistent_clusters();

@@ -12,6 +12,7 @@
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
@@ -50,7 +51,7 @@ __device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
 
 // What the kernel multiplies: E4M3 A and B^T, both K-major. A slice is 128 bytes deep as
 // BF16's, but 128 elements (one scale block of the per-block variant); a box of B^T is 64 such
-// rows (8 KB), so the slots, barriers and byte counts are stage 18's.
+// rows (8 KB), so the slots, barriers and byte counts are stage 19's.
 struct E4m3Operands : RowsOfA {
   static constexpr int kSliceK = 128;
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
@@ -121,7 +122,7 @@ __device__ inline void promote_into(float (&sum)[K::kBlockN / 2], const float (&
   }
 }
 
-// A consumer's strip out to C (stage 18's stores), times the per-tensor factor.
+// A consumer's strip out to C (stage 19's stores), times the per-tensor factor.
 template <int N, bool TmaStore>
 __device__ inline void store_scaled(float (&out)[N / 2], float dequantize, const CUtensorMap* c_map,
                                     unsigned char* staging, const Matrix& c, int strip_row,
@@ -152,7 +153,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
-    // Producer: stage 18's.
+    // Producer: stage 19's.
     registers_decrease<kProducerRegisters>();
     load_tiles<E4m3Operands>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
   } else {
@@ -294,7 +295,7 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c, scales));
 }
 
-// Stage 18's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
+// Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
 // promotion every slice, 128 x 256 tiles go in two parts of 128 columns (Fp8Kernel).
 using Alone128 = Config<128, 128, 64, 1, 8, true>;
 
@@ -303,7 +304,7 @@ void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scale
   launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>>(a, b_t, c, scales);
 }
 
-// 128 x 256 in two parts; clusters only past one wave, as stage 18's default.
+// 128 x 256 in two parts; clusters only past one wave, as stage 19's default.
 template <bool BlockScaled>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2>;
@@ -343,7 +344,7 @@ void check_operands(const MatrixFp8& a, const MatrixFp8& b_t, const Matrix& c) {
   const std::string shapes = "A " + shape_of(a) + ", B^T " + shape_of(b_t) + ", C " + shape_of(c);
   check_view(c);
   if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
-    throw std::invalid_argument("stage 20: " + shapes + " must be m x k, n x k and m x n");
+    throw std::invalid_argument("stage 22: " + shapes + " must be m x k, n x k and m x n");
   }
 }
 
@@ -378,12 +379,12 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Tma 
 std::vector<std::string> fp8_configs() { return config_names(kVariants); }
 
 int fp8_promotion_window(const std::string& config, int k) {
-  const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
+  const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
   return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
 }
 
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
-  const Fp8Variant& variant = find_config(kVariants, config, "stage 20 has no variant");
+  const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
   return run<false>(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
 }
 
@@ -393,7 +394,7 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
   if (a.dequantize.height != a.values.height || a.dequantize.width != slices ||
       b_t.dequantize.height != blocks_n || b_t.dequantize.width != slices) {
     throw std::invalid_argument(
-        "stage 20 per-block scales: A's factors must be m x ceil(k / 128) (" +
+        "stage 22 per-block scales: A's factors must be m x ceil(k / 128) (" +
         std::to_string(a.values.height) + "x" + std::to_string(slices) + "), B^T's ceil(n / 128) "
         "x ceil(k / 128) (" + std::to_string(blocks_n) + "x" + std::to_string(slices) + "), not " +
         std::to_string(a.dequantize.height) + "x" + std::to_string(a.dequantize.width) + " and " +

@@ -1,4 +1,4 @@
-// Stage 20: FP8. Stage 18's persistent clusters on E4M3 operands, A (m x k) and B^T (n x k),
+// Stage 22: FP8. Stage 19's persistent clusters on E4M3 operands, A (m x k) and B^T (n x k),
 // both K-major as wgmma reads FP8, with the partial sums promoted from the tensor cores into
 // FP32 registers every few slices (Hopper's FP8 accumulation keeps fewer bits than FP32).
 // Scales per tensor, or per block (1 x 128 of A, 128 x 128 of B). sm_90a only.

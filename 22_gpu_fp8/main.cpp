@@ -1,5 +1,5 @@
-// Stage 20: FP8. Stage 18's persistent clusters on E4M3 operands with promotion to FP32,
-// timed against cuBLASLt FP8 in the same run (the ceiling) and stage 18's BF16 default on the
+// Stage 22: FP8. Stage 19's persistent clusters on E4M3 operands with promotion to FP32,
+// timed against cuBLASLt FP8 in the same run (the ceiling) and stage 19's BF16 default on the
 // same inputs (the baseline). Also: the per-block scaled variant and the whole call from FP32
 // (quantisation included). --config all runs every variant (the tilings and the promotion
 // ablation) and the quantisation passes against cudaMemcpy. sm_90a only: every other GPU
@@ -44,7 +44,7 @@ int stage_main(int argc, char** argv) {
   ladder::Report report("22_gpu_fp8", shape.describe(), device);
   const int k = shape.k;
   {
-    // The baseline: stage 18's BF16 default on the same random inputs, rounded to BF16.
+    // The baseline: stage 19's BF16 default on the same random inputs, rounded to BF16.
     ladder::TensorGemmBench bf16(shape, options);
     const auto stage18 = ladder::baseline::persistent_clusters();
     bf16.run(report, stage18.label + " (BF16)", ladder::Role::baseline, stage18.launch);

@@ -1,4 +1,4 @@
-// Stage 20's quantisation on the device: FP32 to E4M3 in the same layout (A), or transposed in
+// Stage 22's quantisation on the device: FP32 to E4M3 in the same layout (A), or transposed in
 // the same pass (B into B^T, the K-major layout wgmma and cuBLASLt read FP8 in), after the
 // per-tensor scale from the largest magnitude. Declared in quantize.hpp.
 #include "22_gpu_fp8/quantize.hpp"

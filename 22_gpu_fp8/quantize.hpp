@@ -1,4 +1,4 @@
-// Stage 20's quantisation on the device: the per-tensor scale from the largest magnitude, and
+// Stage 22's quantisation on the device: the per-tensor scale from the largest magnitude, and
 // FP32 to E4M3 in the same layout (A) or transposed as it goes (B into B^T, the K-major layout
 // wgmma and cuBLASLt read FP8 in: one pass, no transpose of its own). Every step is queued on
 // the default stream: nothing waits for the host, so a timed call may quantise and multiply in

@@ -16,7 +16,7 @@ using DeviceMatrixFp8 = DeviceElements<MatrixFp8>;
 
 // One tensor's scale as the device keeps it: `quantize` multiplies the real values into E4M3's
 // range (e4m3_scale of their largest magnitude), `dequantize` = 1 / quantize multiplies the
-// products back (what stage 20's kernel and cuBLASLt's scale pointers read).
+// products back (what stage 22's kernel and cuBLASLt's scale pointers read).
 // `dequantize` comes first: cuBLASLt refuses scale pointers off a 16-byte boundary, and
 // cudaMalloc returns 256-byte-aligned memory.
 struct Fp8Scale {

@@ -1,4 +1,4 @@
-// The order in which blocks (stages 12 and 15) or clusters of blocks (stage 18) take their
+// The order in which blocks (stages 12 and 15) or clusters of blocks (stage 19) take their
 // tiles of C: in groups of a few tile rows, walking down a group's column before moving right.
 // The blocks running at the same time then read the same few slices of A and of B, which stay
 // in L2; row order (groups of one row) reads every slice of B once per row of tiles.
@@ -13,7 +13,7 @@ struct TileOrigin {
 
 // Where the block that takes tile t starts, in a grid of tile_rows x tile_cols tiles taken in
 // groups of group_rows tile rows (the last group may have fewer). A tile is one block of
-// block_m x block_n elements, or, in clusters stacked along M (stage 18), blocks_per_tile of
+// block_m x block_n elements, or, in clusters stacked along M (stage 19), blocks_per_tile of
 // them one above the other, of which the caller is number `block`. Index: int, or unsigned for
 // blockIdx.x as it is (stage 12), whose quotient and remainder are then taken unsigned.
 template <class Index>

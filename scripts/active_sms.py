@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How much of the GPU each kernel kept busy: the table of stage 19's Nsight Compute evidence.
+"""How much of the GPU each kernel kept busy: the table of stage 21's Nsight Compute evidence.
 
     python3 scripts/active_sms.py results/21_gpu_stream_k/active_sms.csv
 

@@ -4,34 +4,37 @@
   python3 scripts/figures.py           rewrite the generated sections in place
   python3 scripts/figures.py --check   change nothing; exit 1 naming each section that differs
 
-The record is one run of the ladder per size (scripts/ladder.py --csv, on one GPU):
-results/ladder_4096.csv at 4096^3 and results/ladder.csv on the articles' problem,
-1920x1280x1024 (the CPU stages run that problem in both). Part 4's clock comes from
-results/clock_h100/part4_4096/, Nsight Compute's SM clock and duration of each Part 4 kernel.
+The record is one run of the ladder per size (scripts/ladder.py --csv, on one GPU, which its
+device column names): results/ladder_4096.csv at 4096^3 and results/ladder.csv on the articles'
+problem, 1920x1280x1024 (the CPU stages run that problem in both). The boxes name that GPU.
+Nsight Compute's SM clock and duration of each BF16 Part 4 kernel are in CLOCKS, measured on
+the GPU that each file names: a clock figure (the % of the tensor pipe's ceiling at the clock
+the kernel ran at) is given only where its file exists for the stage and names the record's
+GPU, so that no sentence mixes two GPUs.
 
 A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->`:
   README.md   'ladder 4096' and 'ladder articles': exactly what
               `ladder.py --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
-              'part 4': the stages of PART4_KERNELS against cuBLAS BF16 and against the
-              tensor pipe's ceiling;
+              'part 4': the stages of PART4_KERNELS against cuBLAS BF16 (and, where the clock
+              files allow, against the tensor pipe's ceiling);
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
-              page adds from another file, which cites that file. Stage 19's box reports its
-              run of the shape list (results/21_gpu_stream_k/model_shapes.csv, scripts/shapes.py
+              page adds from another file, which cites that file. The stream-K stage's box
+              (SHAPES_STAGE) reports its run of the shape list (SHAPES_RECORD, scripts/shapes.py
               --csv), and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
-              its 'active sms' what scripts/active_sms.py prints of results/21_gpu_stream_k/;
-  18_gpu_persistent_clusters/TF32.md  'tf32': the TF32 variant against cuBLAS TF32 on each
-              problem of results/18_gpu_persistent_clusters/tf32/; that README and stage 18's
-              page 'tf32 summary': the same at the three squares, in a sentence.
-  22_gpu_fp8/README.md  'fp8': stage 20's rows against cuBLASLt FP8 on each problem of
-              results/22_gpu_fp8/, and its quantisation against cudaMemcpy; the top README's
+              its 'active sms' what scripts/active_sms.py prints of ACTIVE_SMS;
+  20_gpu_tf32/README.md  'tf32': the TF32 stage against cuBLAS TF32 on each problem of
+              TF32_RECORD; that page and the top README 'tf32 summary': the same at the three
+              squares, in a sentence.
+  22_gpu_fp8/README.md  'fp8': the FP8 stage's rows against cuBLASLt FP8 on each problem of
+              FP8_RECORD, and its quantisation against cudaMemcpy; the top README's
               'fp8 summary': the default and the whole call at the three squares;
-              'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of
-              results/22_gpu_fp8/fp8_error_study.txt.
+              'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of FP8_STUDY.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.
 """
 import argparse
+import collections
 import csv
 import math
 import os
@@ -49,24 +52,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD_4096 = "results/ladder_4096.csv"
 RECORD_ARTICLES = "results/ladder.csv"
 CLOCKS = "results/clock_h100/part4_4096"
-# Stage 19 is measured on the shapes people run: its box reports its run of the shape list.
+# mma.sync's rate alone (scripts/mma_peak.cu), whose first line names the GPU it ran on.
+MMA_PEAK = "results/mma_peak.md"
+# The stream-K stage is measured on the shapes people run: its box reports its run of the
+# shape list.
 SHAPES_STAGE = "21_gpu_stream_k"
 SHAPES_RECORD = "results/21_gpu_stream_k/model_shapes.csv"
 ACTIVE_SMS = "results/21_gpu_stream_k/active_sms.csv"
-# Stage 18's TF32 variant: one run of `18_gpu_persistent_clusters --precision tf32 --config all
-# --csv` per problem (results/18_gpu_persistent_clusters/tf32/README.md), against cuBLAS TF32 in
-# the same process.
-TF32_RECORD = "results/18_gpu_persistent_clusters/tf32"
+# The TF32 stage: one run of `20_gpu_tf32 --config all --csv` per problem
+# (results/20_gpu_tf32/README.md), against cuBLAS TF32 in the same process.
+TF32_STAGE = "20_gpu_tf32"
+TF32_RECORD = "results/20_gpu_tf32"
 TF32_PROBLEMS = (("2048^3", "tf32_2048.csv"), ("4096^3", "tf32_4096.csv"),
                  ("8192^3", "tf32_8192.csv"), ("2048x4096x4096", "tf32_2048x4096x4096.csv"))
-TF32_PAGES = ("README.md", "18_gpu_persistent_clusters/README.md")
-# Stage 20: one run of `22_gpu_fp8 --config all --csv` per square (and of the default alone at
+TF32_PAGES = ("README.md", "20_gpu_tf32/README.md")
+# The FP8 stage: one run of `22_gpu_fp8 --config all --csv` per square (and of the default alone at
 # 2048x4096x4096), against cuBLASLt FP8 in the same process (results/22_gpu_fp8/README.md).
 FP8_STAGE = "22_gpu_fp8"
 FP8_RECORD = "results/22_gpu_fp8"
 FP8_PROBLEMS = (("2048^3", "bench_2048.csv"), ("4096^3", "bench_4096.csv"),
                 ("8192^3", "bench_8192.csv"), ("2048x4096x4096", "bench_2048x4096x4096.csv"))
-# The rows of stage 20's table: (words, the row's variant in the CSV).
+# The rows of the FP8 stage's table: (words, the row's variant in the CSV).
 FP8_ROWS = (
     ("**the default** (`by_size`): 128 x 256 in two parts, promoted every slice", "by_size, "),
     ("the same tiles, never promoted (`128x256_c2_no_promotion`)", "128x256_c2_no_promotion, "),
@@ -78,32 +84,34 @@ FP8_ROWS = (
     ("the whole call from FP32 (scales, E4M3 and B^T timed too)", "by_size from FP32"),
     ("cuBLASLt FP8, fast accumulation (sums kept longer in the tensor cores)",
      "cuBLASLt FP8, fast"),
-    ("stage 18, BF16, on the same inputs rounded to BF16", "18 persistent clusters (BF16)"),
+    ("stage 19, BF16, on the same inputs rounded to BF16", "19 clusters (BF16)"),
 )
 # The error study's output (tests/fp8_error_study.cpp), whose tables 2 and 3 the pages quote.
 FP8_STUDY = "results/22_gpu_fp8/fp8_error_study.txt"
-# Table 2's kernels as the page names them: (words, the study's kernel name).
-FP8_STUDY_ROWS = (("128 products (the default)", "20 by_size"),
-                  ("256", "20 128x192_c2_promote2"), ("512", "20 128x192_c2_promote4"),
-                  ("never", "20 128x192_c2_no_promotion"))
+# Table 2's kernels as the page names them: (words, the study's kernel name without the stage
+# number in front of it, which a study older than the stages' renumbering gives as 20).
+FP8_STUDY_ROWS = (("128 products (the default)", "by_size"),
+                  ("256", "128x192_c2_promote2"), ("512", "128x192_c2_promote4"),
+                  ("never", "128x192_c2_no_promotion"))
 # The quantisation's rows (GB/s of bytes read and written, against cudaMemcpy of B's floats).
 FP8_QUANTISATION_ROWS = (("B's scale (its largest magnitude: reads B)", "B's scale"),
                          ("B into E4M3, same layout", "B into E4M3, same layout"),
                          ("**B into E4M3 B^T** (transposing, the stage's pass)", "B into E4M3 B^T"))
 SECTION = re.compile(r"<!-- figures: (?P<name>[^>]+?) -->(?P<body>.*?)<!-- /figures -->", re.S)
-# Dense BF16 multiply-adds of one H100 SM per clock, counted as FLOP (2 per multiply-add): 132
-# SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line.
+# Dense BF16 multiply-adds of one Hopper SM per clock, counted as FLOP (2 per multiply-add): 132
+# SMs x 4,096 x 1.98 GHz is the 1,070.5 TFLOP/s of the programs' device line on an H100 or H200.
 BF16_FLOP_PER_SM_CLOCK = 4096
-# Each Part 4 stage's own kernel, by the function's name in Nsight Compute's list, and cuBLAS's.
+# Each BF16 Part 4 stage of the 'part 4' table, by its own kernel's function name in Nsight
+# Compute's list, and cuBLAS's.
 PART4_KERNELS = {"13_gpu_wmma": "gemm_wmma", "14_gpu_mma_ldmatrix": "gemm_mma",
                  "15_gpu_mma_pipelined": "gemm_mma_pipelined", "16_gpu_tma_wgmma": "gemm_tma_wgmma",
                  "17_gpu_warp_specialized": "gemm_warp_specialized",
-                 "18_gpu_persistent_clusters": "gemm_persistent"}
+                 "18_gpu_persistent": "gemm_persistent", "19_gpu_clusters": "gemm_persistent"}
 CUBLAS_KERNEL = "nvjet"
 # Where a box's figures come from: the record's section of results/README.md, which names the
-# files (the two ladder runs and the clock files) and how they were made.
+# files (the two ladder runs and the clock files) and how they were made. A box names the GPU
+# beside it.
 RECORD_LINK = "[the record](../results/README.md#the-record)"
-SOURCES = f"NVIDIA H100, {RECORD_LINK}"
 # A box reports its stage's fastest row, except where the lesson is another row, with a second
 # row beside it: stage 05's manual unrolling against none (the rows match within 0.1%).
 BOX_ROWS = {"05_gpu_unrolled": ("manual x4", "unroll 1")}
@@ -120,16 +128,29 @@ def kernel_function(name):
     return ncu_profile.short_name(name).split("<")[0]
 
 
-def clock(stage):
-    """(SM clock in GHz, % of the tensor pipe at that clock) of the stage's own kernel and of
-    cuBLAS's at 4096^3, from Nsight Compute: medians over their launches, each launch's rate
-    divided by the ceiling at that launch's own clock. The problem and the SM count are read
-    from the program's own lines in the file."""
+# What Nsight Compute measured of a stage's program at 4096^3: its own kernel's SM clock in GHz
+# and % of the tensor pipe's ceiling at that clock, cuBLAS's %, and the GPU's SM count.
+Clock = collections.namedtuple("Clock", "ghz of_pipe cublas_of_pipe sms")
+
+
+def clock(stage, gpu):
+    """The stage's Clock, from Nsight Compute: medians over the launches, each launch's rate
+    divided by the ceiling at that launch's own clock; or None where CLOCKS has no file of the
+    stage, or its file was measured on another GPU than gpu (the record's), whose clock says
+    nothing of this one. The problem, the GPU and the SM count are read from the program's own
+    lines in the file."""
     path = os.path.join(ROOT, CLOCKS, stage + ".txt")
+    if not os.path.exists(path):
+        return None
     with open(path) as f:
         text = f.read()
+    device = re.search(r"^on (.+?) \(sm_\w+, (\d+) SMs", text, re.M)
+    if device is None:
+        raise ladder.MissingInput(f"{path} names no device")
+    if device[1] != gpu:
+        return None
+    sms = int(device[2])
     m, k, _, n = ladder.dimensions(re.search(r"A \d+x\d+ \* B \d+x\d+", text)[0])
-    sms = int(re.search(r"(\d+) SMs", text)[1])
     launches = {}
     for row in csv.DictReader(line for line in text.splitlines() if line.startswith('"')):
         key = (kernel_function(row["Kernel Name"]), row["ID"])
@@ -145,20 +166,28 @@ def clock(stage):
         return (statistics.median(ghz),
                 statistics.median(100 * t / ceiling_at(g, sms) for t, g in zip(tflops, ghz)))
 
-    return medians(PART4_KERNELS[stage]) + medians(CUBLAS_KERNEL)
+    ghz, of_pipe = medians(PART4_KERNELS[stage])
+    return Clock(ghz, of_pipe, medians(CUBLAS_KERNEL)[1], sms)
 
 
-def ceiling_at(ghz, sms=132):
+def ceiling_at(ghz, sms):
     """The tensor pipe's dense BF16 ceiling in TFLOP/s at this SM clock."""
     return sms * BF16_FLOP_PER_SM_CLOCK * ghz / 1e3
 
 
 def short_ceiling(row):
     """'cuBLAS SGEMM FP32' -> 'cuBLAS FP32'; 'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16';
-    'cuBLASLt FP8 (E4M3, FP32 accumulate)' -> 'cuBLASLt FP8'."""
+    'cuBLAS TF32 (FP32 accumulate)' -> 'cuBLAS TF32'; 'cuBLASLt FP8 (E4M3, FP32 accumulate)' ->
+    'cuBLASLt FP8'."""
     if ladder.FP8 in row["variant"]:
         return "cuBLASLt FP8"
-    return "cuBLAS BF16" if ladder.BF16 in row["variant"] else "cuBLAS FP32"
+    return next((f"cuBLAS {kind}" for kind in (ladder.BF16, ladder.TF32) if kind in row["variant"]),
+                "cuBLAS FP32")
+
+
+def sources(gpu):
+    """What a box's record figures cite: the GPU the record ran on, and the record."""
+    return f"{gpu}, {RECORD_LINK}"
 
 
 def of_ceiling(rows, row):
@@ -199,9 +228,10 @@ def articles_words(stage, articles, row):
     return f"{of_ceiling(small, other)}% with {variant_words(other)}"
 
 
-def gemm_box(stage, record, articles, previous):
-    """The measured figures of a GEMM stage: its fastest row at 4096^3, against the kernel it
-    improves on and against its ceiling, and its % on the articles' problem."""
+def gemm_box(stage, record, articles, previous, gpu):
+    """The measured figures of a GEMM stage on gpu (the record's): its fastest row at 4096^3,
+    against the kernel it improves on and against its ceiling, and its % on the articles'
+    problem."""
     rows = dict(record)[stage]
     best = box_row(stage, rows)
     tensor = ladder.on_tensor_cores(rows)
@@ -225,30 +255,35 @@ def gemm_box(stage, record, articles, previous):
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
                  f"{ladder.ratio(float(other['rate']) / float(best['rate']))}")
-    if stage in PART4_KERNELS:  # a BF16 stage whose clock was measured
-        ghz, of_pipe, _, _ = clock(stage)
-        text += (f"; {cut(of_pipe, 1)}% of the tensor pipe's ceiling at the {ghz:.2f} GHz it ran "
-                 f"at (Nsight Compute, its own run)")
-    return text + f"; the articles' problem: {articles_words(stage, articles, best)} ({SOURCES})"
+    measured = clock(stage, gpu) if stage in PART4_KERNELS else None
+    if measured:
+        text += (f"; {cut(measured.of_pipe, 1)}% of the tensor pipe's ceiling at the "
+                 f"{measured.ghz:.2f} GHz it ran at (Nsight Compute, its own run)")
+    return (text + f"; the articles' problem: {articles_words(stage, articles, best)} "
+            f"({sources(gpu)})")
 
 
-def shapes_box(stage, record):
-    """Stage 19's figures: its default over the committed run of the shape list, against
-    cuBLAS BF16 and against stage 18's default in the same programs, and at 4096^3."""
-    run = shapes.per_shape(shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
-    own = [(s["percent"], s["name"]) for s in run]
-    base = [s["baseline"] for s in run]
+def shapes_box(stage, record, gpu):
+    """The stream-K stage's figures: its default over the committed run of the shape list,
+    against cuBLAS BF16 and against the baseline in the same programs (the stage before, named
+    as the run names it), on the GPU of that run; then at 4096^3 on gpu (the record's)."""
+    run = shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD))
+    per_shape = shapes.per_shape(run)
+    own = [(s["percent"], s["name"]) for s in per_shape]
+    base = [s["baseline"] for s in per_shape]
+    baseline = next(r["variant"] for r in run[0][1] if r["role"] == "baseline")
     low = min(own)
     rows = dict(record)[stage]
     best = box_row(stage, rows)
     return (f"over the {len(own)} shapes of `scripts/model_shapes.csv`, "
             f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean; "
-            f"stage 18's default in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
-            f"{cut(low[0], 1)}% ({low[1]}); in the ladder's run at 4096^3: "
-            f"{rate_words(best, True)}, {of_ceiling(rows, best)}% of cuBLAS BF16 ({SOURCES})")
+            f"`{baseline}` in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
+            f"{cut(low[0], 1)}% ({low[1]}) ({ladder.gpu_name(run[0][1])}, `{SHAPES_RECORD}`); "
+            f"in the ladder's run at 4096^3: {rate_words(best, True)}, "
+            f"{of_ceiling(rows, best)}% of cuBLAS BF16 ({sources(gpu)})")
 
 
-def transpose_box(stage, record, previous):
+def transpose_box(stage, record, previous, gpu):
     """A transpose's % of cudaMemcpy with each thread layout, and its gain on the stage
     before with the 32x8 layout."""
     rows = [r for r in dict(record)[stage] if r["role"] == "stage"]
@@ -264,53 +299,74 @@ def transpose_box(stage, record, previous):
         ratio = (float(four_per_thread(rows)["rate"])
                  / float(four_per_thread(dict(record)[previous])["rate"]))
         text += f"; with 32x8 threads {ladder.ratio(ratio)} stage {number(previous)}"
-    return text + f" ({SOURCES})"
+    return text + f" ({sources(gpu)})"
 
 
-def part4_table(record, articles):
-    """The stages of PART4_KERNELS at 4096^3: against cuBLAS BF16 in the same program, and
-    against the tensor pipe's BF16 FLOP ceiling at the clock Nsight Compute measured for the
-    kernel."""
-    header = ["stage", "TFLOP/s", "% of cuBLAS BF16, same program", "SM clock (Nsight Compute)",
-              "% of the tensor pipe's ceiling at that clock",
-              "the articles' problem: % of cuBLAS BF16"]
+def part4_table(record, articles, gpu):
+    """The stages of PART4_KERNELS at 4096^3 on gpu (the record's): against cuBLAS BF16 in the
+    same program, and, where Nsight Compute's clock was measured on that GPU, against the
+    tensor pipe's BF16 FLOP ceiling at the clock it measured for the kernel."""
+    stages = [(stage, rows) for stage, rows in record if stage in PART4_KERNELS]
+    clocks = {stage: clock(stage, gpu) for stage, _ in stages}
+    timed = [c for c in clocks.values() if c]
+    header = ["stage", "TFLOP/s", "% of cuBLAS BF16, same program"]
+    if timed:
+        header += ["SM clock (Nsight Compute)", "% of the tensor pipe's ceiling at that clock"]
+    header.append("the articles' problem: % of cuBLAS BF16")
     body = []
-    cublas = []
-    for stage, rows in record:
-        if stage not in PART4_KERNELS:
-            continue
+    for stage, rows in stages:
         best = ladder.best(rows)
-        ghz, of_pipe, _, cublas_of_pipe = clock(stage)
-        cublas.append(cublas_of_pipe)
-        body.append([f"[{stage}]({stage}/README.md)", f"{float(best['rate']) / 1e3:,.1f}",
-                     f"{of_ceiling(rows, best)}%", f"{ghz:.2f} GHz", f"{cut(of_pipe, 1)}%",
-                     articles_words(stage, articles, best)])
+        cells = [f"[{stage}]({stage}/README.md)", f"{float(best['rate']) / 1e3:,.1f}",
+                 f"{of_ceiling(rows, best)}%"]
+        if timed:
+            measured = clocks[stage]
+            cells += ([f"{measured.ghz:.2f} GHz", f"{cut(measured.of_pipe, 1)}%"] if measured
+                      else ["-", "-"])
+        body.append(cells + [articles_words(stage, articles, best)])
     text = ladder.table(header, body)
-    return text + ("\n\nThe tensor pipe's ceiling at clock f is 132 SMs x 4,096 dense BF16 FLOP "
-                   "per SM and clock x f. Its column is the median, over Nsight Compute's own "
-                   "launches of the kernel (one at a time, a separate run from the TFLOP/s "
-                   "column's), of each launch's rate over the ceiling at that launch's clock. "
-                   "cuBLAS's kernel, profiled in each of these programs, reaches "
-                   f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it. The `mma.sync` stages "
-                   "have a lower ceiling of their own: at most 60.6% of the BF16 peak "
-                   "at 1.98 GHz (`results/mma_peak.md`).")
+    if not timed:
+        return text + (f"\n\nNsight Compute's clock of these kernels (`{CLOCKS}/`) was not "
+                       f"measured on the {gpu}, so the table gives no % of the tensor pipe's "
+                       "ceiling at the clock they ran at.")
+    cublas = [c.cublas_of_pipe for c in timed]
+    return text + (f"\n\nThe tensor pipe's ceiling at clock f is {timed[0].sms} SMs x 4,096 dense "
+                   "BF16 FLOP per SM and clock x f. Its column is the median, over Nsight "
+                   "Compute's own launches of the kernel (one at a time, a separate run from the "
+                   "TFLOP/s column's), of each launch's rate over the ceiling at that launch's "
+                   "clock. cuBLAS's kernel, profiled in each of these programs, reaches "
+                   f"{cut(min(cublas), 1)}-{cut(max(cublas), 1)}% of it." + mma_peak_words(gpu))
+
+
+def mma_peak_words(gpu):
+    """The mma.sync stages' own ceiling, where MMA_PEAK was measured on gpu too."""
+    with open(os.path.join(ROOT, MMA_PEAK)) as f:
+        measured_on = f.readline().split(" (")[0].strip()
+    if measured_on != gpu:
+        return ""
+    return (" The `mma.sync` stages have a lower ceiling of their own: at most 60.6% of the BF16 "
+            f"peak at 1.98 GHz (`{MMA_PEAK}`).")
+
+
+def tf32_rows(name):
+    """One run of the TF32 record."""
+    return ladder.read_rows(os.path.join(ROOT, TF32_RECORD, name), "stage",
+                            f"{TF32_STAGE} --config all --csv")
 
 
 def tf32_percents(name):
     """One TF32 run's rows as % of cuBLAS TF32: the default (B as given), the transposing
     default (B^T by stage 08 in the call), its product alone, and cuBLAS's time in us."""
-    rows = ladder.read_rows(os.path.join(ROOT, TF32_RECORD, name), "stage",
-                            "18_gpu_persistent_clusters --precision tf32 --csv")
+    rows = tf32_rows(name)
     top = ladder.ceiling(rows)
 
     def percent(start):
         return shapes.percent_of(next(r for r in rows if r["variant"].startswith(start)), top)
-    return (percent("TF32 by_size, "), percent("TF32 transposed_by_size, B^T by stage 08"),
-            percent("TF32 transposed_by_size, B^T given"), 1000 * float(top["median_ms"]))
+    return (percent("by_size, B as given"), percent("transposed_by_size, B^T by stage 08"),
+            percent("transposed_by_size, B^T given"), 1000 * float(top["median_ms"]))
 
 
 def tf32_table():
-    """TF32.md's table: every problem of the TF32 record."""
+    """The TF32 stage's table: every problem of the TF32 record."""
     lines = ["| M x N x K | B as given (the default) | B^T by stage 08 in the call (ablation) "
              "| the product from B^T alone | cuBLAS TF32 |", "|---|---|---|---|---|"]
     for problem, name in TF32_PROBLEMS:
@@ -321,16 +377,18 @@ def tf32_table():
 
 
 def tf32_summary():
-    """The TF32 figures the README and stage 18's page quote: the three squares."""
+    """The TF32 figures the README and the TF32 stage's page quote: the three squares, on the
+    GPU that the record names."""
     squares = [tf32_percents(name) for _, name in TF32_PROBLEMS[:3]]
+    gpu = ladder.gpu_name(tf32_rows(TF32_PROBLEMS[0][1]))
     given = ", ".join(f"{cut(p[0], 1)}%" for p in squares)
     transposed = ", ".join(f"{cut(p[1], 1)}%" for p in squares)
     return (f"{given} of cuBLAS TF32 at 2048^3, 4096^3 and 8192^3 with B as given, everything "
-            f"timed (B transposed first: {transposed}; NVIDIA H100, `{TF32_RECORD}/`)")
+            f"timed (B transposed first: {transposed}; {gpu}, `{TF32_RECORD}/`)")
 
 
 def fp8_rows(name):
-    """One run of stage 20's record: its rows, and its ceiling (cuBLASLt FP8)."""
+    """One run of the FP8 record: its rows, and its ceiling (cuBLASLt FP8)."""
     rows = ladder.read_rows(os.path.join(ROOT, FP8_RECORD, name), "stage", "22_gpu_fp8 --csv")
     return rows, ladder.ceiling(rows)
 
@@ -345,7 +403,7 @@ def fp8_cell(rows, start, top):
 
 
 def fp8_table():
-    """Stage 20's page: every row of the record as % of cuBLASLt FP8 in the same run."""
+    """The FP8 stage's page: every row of the record as % of cuBLASLt FP8 in the same run."""
     runs = [fp8_rows(name) for _, name in FP8_PROBLEMS]
     problems = " | ".join(p for p, _ in FP8_PROBLEMS)
     lines = [f"| % of cuBLASLt FP8 in the same run | {problems} |",
@@ -373,8 +431,8 @@ def sci(value):
 
 
 def fp8_study():
-    """Tables 2 and 3 of the error study: {(family words, kernel name): [errors by K]}, the Ks,
-    and [(outlier, per tensor, per block)]."""
+    """Tables 2 and 3 of the error study: {(family words, kernel name without its stage
+    number): [errors by K]}, the Ks, and [(outlier, per tensor, per block)]."""
     with open(os.path.join(ROOT, FP8_STUDY)) as f:
         lines = f.read().splitlines()
     promotion, depths, scaling = {}, [], []
@@ -392,7 +450,7 @@ def fp8_study():
         if family == "scaling" and len(numbers) == 2:
             scaling.append((line.split()[0], *(float(x) for x in numbers)))
         elif family and family != "scaling" and numbers:
-            name = line[:line.index(numbers[0])].strip()
+            name = re.sub(r"^\d+ ", "", line[:line.index(numbers[0])].strip())
             promotion[(family, name)] = [float(x) for x in numbers]
     if not promotion or not scaling:
         raise ladder.MissingInput(f"{FP8_STUDY} has no promotion or scaling table")
@@ -400,7 +458,8 @@ def fp8_study():
 
 
 def fp8_promotion_table():
-    """Stage 20's page: the worst error per unit of magnitude against K, by promotion window."""
+    """The FP8 stage's page: the worst error per unit of magnitude against K, by promotion
+    window."""
     promotion, depths, _ = fp8_study()
     lines = ["| promoted every | inputs | " + " | ".join(f"K = {k:,}" for k in depths) + " |",
              "|---|---|" + "---|" * len(depths)]
@@ -423,12 +482,14 @@ def fp8_scaling_table():
 
 
 def fp8_summary():
-    """The FP8 figures the top README quotes: the default at the three squares."""
+    """The FP8 figures the top README quotes: the default at the three squares, on the GPU that
+    the record names."""
     runs = [fp8_rows(name) for _, name in FP8_PROBLEMS[:3]]
     default = ", ".join(fp8_cell(rows, "by_size, ", top) for rows, top in runs)
     whole = ", ".join(fp8_cell(rows, "by_size from FP32", top) for rows, top in runs)
     return (f"{default} of cuBLASLt FP8 at 2048^3, 4096^3 and 8192^3, E4M3 operands given "
-            f"(the whole call from FP32, quantisation included: {whole}; NVIDIA H100, "
+            f"(the whole call from FP32, quantisation included: {whole}; "
+            f"{ladder.gpu_name(runs[0][0])}, "
             f"`{FP8_RECORD}/`)")
 
 
@@ -440,12 +501,15 @@ def sections():
     # The boxes look a stage up by name among every stage of a run.
     record = big[0][ladder.GEMM] + big[0][ladder.TRANSPOSE]
     articles = small[0][ladder.GEMM] + small[0][ladder.TRANSPOSE]
-    out[("README.md", "part 4")] = part4_table(record, articles)
+    gpu = ladder.gpu_name([row for _, rows in record for row in rows])
+    if gpu is None:
+        raise ladder.MissingInput(f"{RECORD_4096} has no row measured on a GPU")
+    out[("README.md", "part 4")] = part4_table(record, articles, gpu)
     out[(os.path.join(SHAPES_STAGE, "README.md"), "shapes")] = shapes.table(
         shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
     out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
         active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))
-    out[("18_gpu_persistent_clusters/TF32.md", "tf32")] = tf32_table()
+    out[(os.path.join(TF32_STAGE, "README.md"), "tf32")] = tf32_table()
     for page in TF32_PAGES:
         out[(page, "tf32 summary")] = tf32_summary()
     out[(os.path.join(FP8_STAGE, "README.md"), "fp8")] = fp8_table()
@@ -457,11 +521,11 @@ def sections():
         for index, stage in enumerate(order):
             previous = order[index - 1] if index else None
             if stage == SHAPES_STAGE:
-                box = shapes_box(stage, record)
+                box = shapes_box(stage, record, gpu)
             elif kind == ladder.GEMM:
-                box = gemm_box(stage, record, articles, previous)
+                box = gemm_box(stage, record, articles, previous, gpu)
             else:
-                box = transpose_box(stage, record, previous)
+                box = transpose_box(stage, record, previous, gpu)
             out[(os.path.join(stage, "README.md"), f"box {number(stage)}")] = box
     return out
 

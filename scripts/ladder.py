@@ -12,9 +12,9 @@ The stages, their order and their arguments come from BUILD/stages.json (--build
 build/), which configuring writes. Run scripts/run_all.sh to configure and build first.
 
 Each GEMM row is a % of its own program's ceiling, named in the row: cuBLAS FP32 for the FP32
-stages (Parts 1-3), cuBLAS BF16 for the tensor-core stages (Part 4), cuBLASLt FP8 for the FP8
-stage (20). A stage that cannot run
-here (exit code 77: no GPU, or a GPU too old for it) is skipped with the reason it gives.
+stages (Parts 1-3), cuBLAS BF16 for the BF16 tensor-core stages (Part 4), cuBLAS TF32 for the
+TF32 stage (20), cuBLASLt FP8 for the FP8 stage (22). A stage that cannot run here (exit code
+77: no GPU, or a GPU too old for it) is skipped with the reason it gives.
 """
 import argparse
 import csv
@@ -35,12 +35,15 @@ SKIPPED = 77
 # What the tables read from each row (a ladder CSV also names the stage of each row).
 COLUMNS = ("variant", "role", "problem", "median_ms", "rate")
 NUMBERS = {"median_ms", "rate"}
-# What names a tensor-core program (Part 4): its ceiling, "cuBLAS BF16 (FP32 accumulate)", or
-# the FP8 stage's, "cuBLASLt FP8 (E4M3, FP32 accumulate)".
+# What names a tensor-core program (Part 4): its ceiling, "cuBLAS BF16 (FP32 accumulate)", the
+# TF32 stage's, "cuBLAS TF32 (FP32 accumulate)", or the FP8 stage's, "cuBLASLt FP8 (E4M3, FP32
+# accumulate)".
 BF16 = "BF16"
+TF32 = "TF32"
 FP8 = "FP8"
-# Where a reader whose machine skipped stages (no GPU) finds the tables measured on one.
-COMMITTED = ("The skipped stages' tables, measured on an H100, are committed in results/ "
+# Where a reader whose machine skipped stages (no GPU) finds the tables measured on one (each
+# row names its GPU in its device column).
+COMMITTED = ("The skipped stages' tables, measured on a GPU, are committed in results/ "
              "(results/README.md lists them); print them with: "
              "python3 scripts/ladder.py --from-csv results/ladder_4096.csv")
 
@@ -97,10 +100,16 @@ def ceiling(rows):
 
 
 def on_tensor_cores(rows):
-    """Whether a program's rows are a tensor-core stage's: BF16 inputs against cuBLAS BF16, or
-    E4M3 inputs against cuBLASLt FP8."""
+    """Whether a program's rows are a tensor-core stage's: BF16 inputs against cuBLAS BF16, FP32
+    inputs read as TF32 against cuBLAS TF32, or E4M3 inputs against cuBLASLt FP8."""
     top = ceiling(rows)
-    return bool(top) and (BF16 in top["variant"] or FP8 in top["variant"])
+    return bool(top) and any(kind in top["variant"] for kind in (BF16, TF32, FP8))
+
+
+def gpu_name(rows):
+    """The GPU a run measured on, from the device column of its GPU rows ('NVIDIA H200 (sm_90,
+    132 SMs, ...)' -> 'NVIDIA H200'), or None where every row ran on the CPU."""
+    return next((r["device"].split(" (")[0] for r in rows if " SMs" in r["device"]), None)
 
 
 def dimensions(problem):
@@ -157,8 +166,8 @@ BASIS = "basis of this stage's rows"
 # Under the GEMM table: what 'vs previous stage' compares (what gemm_table does).
 VS_LEGEND = ("vs previous stage: this row's GFLOP/s over that of the row it names (whose GFLOP/s "
              f"is in brackets). A row marked '{BASIS}' is an earlier stage's\nkernel run again "
-             "by this stage's own program, on its inputs (rounded to BF16 in the tensor-core "
-             "stages, stage 20's BF16 basis included);\nthe rows after it name it by its "
+             "by this stage's own program, on its inputs (rounded to BF16 in the BF16 and FP8 "
+             "stages; as given, FP32, in the TF32 stage);\nthe rows after it name it by its "
              "variant. A stage whose program runs no "
              "such basis is compared with the previous stage's fastest row in the same run, "
              "named 'stage: variant'.\nRates are rounded; ratios and percentages are cut, never "
@@ -173,8 +182,8 @@ def gemm_table(results):
     stage's row has them); the previous stage's best
     is named 'stage: variant'. VS_LEGEND under the table says so.
     'ceiling, same run' and '% of it': against the ceiling of the same program, named in the
-    row (cuBLAS FP32 for an FP32 stage, cuBLAS BF16 for a tensor-core one, cuBLASLt FP8 for the
-    FP8 stage; never another),
+    row (cuBLAS FP32 for an FP32 stage, cuBLAS BF16 for a BF16 tensor-core one, cuBLAS TF32 for
+    the TF32 stage, cuBLASLt FP8 for the FP8 stage; never another),
     since cuBLAS itself varies by a few percent from one process to the next."""
     body = []
     previous = None  # the previous stage's best row: (its program, the row)
@@ -232,8 +241,8 @@ def gemm_title(results):
     """The GEMM table's title: what the inputs were, tensor-core rows (Part 4) included."""
     if any(on_tensor_cores(rows) for _, rows in results):
         return ("Matrix product, C = A * B (FP32; the rows against cuBLAS BF16: A and B rounded "
-                "to BF16, FP32 accumulation; against cuBLASLt FP8: A and B quantised to E4M3 with "
-                "one scale each)")
+                "to BF16, FP32 accumulation; against cuBLAS TF32: A and B as given, read as TF32; "
+                "against cuBLASLt FP8: A and B quantised to E4M3 with one scale each)")
     return "Matrix product, C = A * B (FP32)"
 
 

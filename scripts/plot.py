@@ -8,10 +8,11 @@ RESULTS/sweep_transpose.csv; writes RESULTS/ladder.png, gemm_sizes.png, transpos
 Needs matplotlib (Debian: python3-matplotlib).
 
 Where the CSVs hold tensor-core stages (Part 4: their ceiling is cuBLAS BF16), the two GEMM
-charts get a second panel for them, beside the FP32 stages' (Parts 1-3), and the ladder chart a
-third for the FP8 stage (20: its ceiling is cuBLASLt FP8): each panel draws its own ceiling
-(cuBLAS FP32 and the FP32 peak; cuBLAS BF16 and the BF16 peak; cuBLASLt FP8 and the FP8 peak,
-twice the BF16 one), never another's.
+charts get a second panel for them, beside the FP32 stages' (Parts 1-3), and the ladder chart
+one more for the TF32 stage (20: its ceiling is cuBLAS TF32) and one for the FP8 stage (22: its
+ceiling is cuBLASLt FP8): each panel draws its own ceiling (cuBLAS FP32 and the FP32 peak;
+cuBLAS BF16 and the BF16 peak; cuBLAS TF32 and the TF32 peak, half the BF16 one; cuBLASLt FP8
+and the FP8 peak, twice the BF16 one), never another's.
 As in the tables, rates are rounded, and percentages are cut, never rounded up: a bar at 99.96%
 of cuBLAS reads 99.9%, not 100%.
 
@@ -27,7 +28,8 @@ import sys
 import textwrap
 from collections import defaultdict
 
-from ladder import FP8, MissingInput, cut, dimensions, on_tensor_cores, unreadable
+import ladder
+from ladder import FP8, TF32, MissingInput, cut, dimensions, on_tensor_cores, unreadable
 
 try:
     import matplotlib
@@ -40,12 +42,16 @@ except ImportError:
 COLUMNS = ("stage", "variant", "role", "problem", "device", "rate", "unit")  # what the charts read
 MISSING = 2  # the exit code when matplotlib or a CSV is missing (see above)
 TENSOR_PANEL = "tensor cores (Part 4): BF16 A and B, FP32 accumulation"
-FP8_PANEL = "FP8 (stage 20): E4M3 A and B, FP32 accumulation"
+TF32_PANEL = "TF32 (stage 20): FP32 A and B read as TF32, FP32 accumulation"
+FP8_PANEL = "FP8 (stage 22): E4M3 A and B, FP32 accumulation"
+# The panel of a tensor-core stage, by the precision its ceiling names (BF16 otherwise).
+PANEL_OF = {TF32: TF32_PANEL, FP8: FP8_PANEL}
 # Each tensor panel's ceiling line and peak: the prefix of its ceiling rows' names (cuBLASLt's
 # default, not its fast-accumulation row), the precision the device line names, and the factor
-# over it (the FP8 peak is twice the BF16 one: NVIDIA's H100 whitepaper, 1,979 against 989.4
-# dense TFLOP/s).
+# over it (the FP8 peak is twice the BF16 one and the TF32 peak half of it: NVIDIA's H100
+# whitepaper, 1,979 and 494.7 against 989.4 dense TFLOP/s).
 PANEL_CEILINGS = {TENSOR_PANEL: ("cuBLAS BF16", "BF16", 1, "BF16 peak"),
+                  TF32_PANEL: ("cuBLAS TF32", "BF16", 0.5, "TF32 peak, half BF16's"),
                   FP8_PANEL: ("cuBLASLt FP8 (", "BF16", 2, "FP8 peak, 2x BF16's")}
 
 
@@ -71,21 +77,26 @@ def peak_gflops(rows, precision="FP32"):
     return None
 
 
+def panel_of(own):
+    """The panel of one stage's rows: "" for an FP32 stage, else the tensor-core panel that its
+    ceiling's precision puts it in."""
+    if not on_tensor_cores(own):
+        return ""
+    top = ladder.ceiling(own)["variant"]
+    return next((panel for kind, panel in PANEL_OF.items() if kind in top), TENSOR_PANEL)
+
+
 def panels(rows):
-    """The rows of the FP32 stages, and those of the BF16 and the FP8 tensor-core stages where
-    there are any (each stage's rows go where its ceiling puts them), each with its panel's
-    title words."""
+    """The rows of the FP32 stages, and those of the BF16, the TF32 and the FP8 tensor-core
+    stages where there are any (each stage's rows go where its ceiling puts them), each with
+    its panel's title words, in that order."""
     stages = defaultdict(list)
     for r in rows:
         stages[r["stage"]].append(r)
-    tensor = {stage for stage, own in stages.items() if on_tensor_cores(own)}
-    fp8 = {stage for stage in tensor if FP8 in next(r for r in stages[stage]
-                                                   if r["role"] == "ceiling")["variant"]}
-    fp32 = [r for r in rows if r["stage"] not in tensor]
-    cores = [r for r in rows if r["stage"] in tensor - fp8]
-    eight = [r for r in rows if r["stage"] in fp8]
-    return ([(fp32, "")] + ([(cores, TENSOR_PANEL)] if cores else [])
-            + ([(eight, FP8_PANEL)] if eight else []))
+    panel = {stage: panel_of(own) for stage, own in stages.items()}
+    parts = [([r for r in rows if panel[r["stage"]] == words], words)
+             for words in ("", TENSOR_PANEL, TF32_PANEL, FP8_PANEL)]
+    return [parts[0]] + [(own, words) for own, words in parts[1:] if own]
 
 
 def fastest_ceiling(rows, prefix):
@@ -95,13 +106,6 @@ def fastest_ceiling(rows, prefix):
         return None
     top = max(runs, key=lambda r: float(r["rate"]))
     return top["variant"], float(top["rate"]), len(runs)
-
-
-def gpu_name(rows):
-    for row in rows:
-        if "SMs" in row["device"]:
-            return row["device"].split(" (")[0]
-    return "GPU"
 
 
 def size_of(problem):
@@ -122,8 +126,8 @@ def rate_label(rate):
 
 def wrap_name(stage, width=16):
     """A stage's folder name broken after its underscores into lines of at most width
-    characters where it can: 18_gpu_persistent_clusters over three lines, 18_gpu_ then
-    persistent_ then clusters; 12_gpu_pipelined stays on one."""
+    characters where it can: 17_gpu_warp_specialized over two lines, 17_gpu_warp_ then
+    specialized; 12_gpu_pipelined stays on one."""
     lines = [""]
     for part in re.findall(r"[^_]+_?", stage):
         if lines[-1] and len(lines[-1]) + len(part) > width:
@@ -182,7 +186,8 @@ def fp32_panel(ax, gemm, rows, title):
 
 def tensor_panel(ax, gemm, rows, title, panel=TENSOR_PANEL):
     """Part 4: linear scale, each bar labelled with its % of its own program's ceiling; the
-    panel's ceiling (cuBLAS BF16, or cuBLASLt FP8) and peak as lines (PANEL_CEILINGS)."""
+    panel's ceiling (cuBLAS BF16, cuBLAS TF32 or cuBLASLt FP8) and peak as lines
+    (PANEL_CEILINGS)."""
     prefix, precision, factor, peak_words = PANEL_CEILINGS[panel]
     bars_data = best_bars(gemm)
     stages = [label for label, _, _, _ in bars_data]
@@ -216,7 +221,7 @@ def tensor_panel(ax, gemm, rows, title, panel=TENSOR_PANEL):
 def ladder_chart(rows, out):
     gemm = [r for r in rows if r["unit"] == "GFLOP/s"]
     parts = panels(gemm)
-    name = gpu_name(rows)
+    name = ladder.gpu_name(rows) or "GPU"
     if len(parts) == 1:
         fig, ax = plt.subplots(figsize=(12, 6))
         fp32_panel(ax, gemm, rows, f"The GEMM ladder on {name}: best variant of each stage")
@@ -271,7 +276,7 @@ def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
         what = ", FP32 stages" if len(parts) > 1 else ""
         size_panel(ax, own, unit, ceiling_prefix, xlabel, ylabel,
                    f"{title}, {words}" if words else
-                   f"{title} on {gpu_name(rows)}{what}: the best variant of each stage")
+                   f"{title} on {ladder.gpu_name(rows) or 'GPU'}{what}: the best variant of each stage")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 

@@ -5,7 +5,7 @@
 # kin) or setmaxnreg ignored (C7508) would undo what the Hopper stages teach, so it stops the
 # build.
 # So does a warpgroup.arrive that ptxas injects (C7519), which ptxas does not call a loss: in
-# stage 18's swapped TF32 kernel it came with an empty wgmma group closing each slice's, and
+# stage 20's swapped TF32 kernel it came with an empty wgmma group closing each slice's, and
 # the slices stopped overlapping.
 # A device-debug build (-G) serialises wgmma and ignores setmaxnreg on purpose: not checked.
 #   scripts/ptxas_guard.sh nvcc ARGS...

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs one tensor-core stage over the matrix products people run and prints its % of cuBLAS
-BF16 on each: the benchmark list that stage 19 is measured on.
+BF16 on each: the benchmark list that stage 21 (stream-K) is measured on.
 
-  python3 scripts/shapes.py                        stage 18's default on every shape
+  python3 scripts/shapes.py                        stage 19's default on every shape
   python3 scripts/shapes.py --stage NAME --csv out.csv
   python3 scripts/shapes.py --stage 21_gpu_stream_k --config all
   python3 scripts/shapes.py --from-csv FILE        print the table of a run, running nothing
@@ -14,7 +14,7 @@ stage's program: its default variant and cuBLAS BF16 (FP32 accumulate), both tim
 flushed, the median of --reps runs; the % divides the two. The table ends with the geometric
 mean and the lowest. With --config all (every variant in each process) the table adds the best
 of the other variants and the baseline on each shape (the oracle); where the program runs a
-baseline (stage 19: stage 18's default), its % too; the summary then compares the default with
+baseline (stage 21: stage 19's default), its % too; the summary then compares the default with
 both, and names rows whose median is more than 1.15x their fastest run (--shapes names another
 list: scripts/model_shapes_more.csv, model_shapes_heldout.csv). Exit codes: 0 done; 1 a
 program failed; 2 a program or file is missing; 77 the stage cannot run here (no GPU, or one
@@ -30,7 +30,8 @@ import ladder
 import stages as manifest
 
 SHAPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model_shapes.csv")
-DEFAULT_STAGE = "18_gpu_persistent_clusters"
+# The reference on the shape list: the last stage before stream-K, clusters of two.
+DEFAULT_STAGE = "19_gpu_clusters"
 
 
 def read_shapes(path):
@@ -69,8 +70,8 @@ def per_shape(results):
     """For each (shape name, rows) of a run, what the tables take from it: the default's row,
     the ceiling's row and the default's % of it; where the program ran a baseline (the stage
     before, in the same program), its %; and where it ran several variants (--config all), the
-    best of the default's choices, the oracle: the other variants and the baseline (stage 19's
-    default may run stage 18's), never the default itself. None where the program ran none."""
+    best of the default's choices, the oracle: the other variants and the baseline (stage 21's
+    default may run stage 19's), never the default itself. None where the program ran none."""
     shapes = []
     for name, rows in results:
         own, top = measured(rows)

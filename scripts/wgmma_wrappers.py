@@ -16,7 +16,7 @@ TYPES = {
              "N-major: the 1 in the last operand transposes it"),
     "tf32": ((192, 256), 8, "tf32", "1, 1",
              "K-major: TF32 has no transpose, B^T's rows are B's columns"),
-    # Stage 20: E4M3 operands, 32 deep (32 bytes, as BF16's 16 and TF32's 8), K-major only.
+    # Stage 22: E4M3 operands, 32 deep (32 bytes, as BF16's 16 and TF32's 8), K-major only.
     "e4m3": ((128, 192, 256), 32, "e4m3", "1, 1",
              "K-major, as FP8 must be: B^T's rows are B's columns"),
 }
@@ -62,7 +62,7 @@ def wrapper(n: int, kind: str = "bf16") -> str:
 
 
 def wrapper_a_in_registers(n: int) -> str:
-    """TF32 with A in registers (stage 18's swapped TF32 variant): four 32-bit values a thread."""
+    """TF32 with A in registers (stage 20's swapped TF32 variants): four 32-bit values a thread."""
     regs = n // 2
     comment = [f"D (64 x {n}, FP32, registers) += A (64 x 8, registers: a thread's four TF32 values, laid",
                f"out as mma.m16n8k8's per warp) * B (8 x {n}, shared, K-major). accumulate == 0 ignores D's",

@@ -1,4 +1,4 @@
-// Stage 20 on the GPU: the device quantisation bit for bit against the host's, and every
+// Stage 22 on the GPU: the device quantisation bit for bit against the host's, and every
 // variant, the per-block one and the whole call from FP32 against a double-precision reference
 // of the values the E4M3 operands stand for (every product exact), within fp8_gemm_gamma. The
 // operands and C sit inside NaN-filled buffers with guard cells (guarded_layouts.hpp), laid

@@ -1,6 +1,6 @@
 // The ceilings of the GPU matrix-product stages, in the same run: cuBLAS SGEMM in pure FP32
 // (the FP32 GPU stages), cuBLAS with BF16 operands, FP32 accumulation and FP32 C (Part 4), and
-// cuBLAS with FP32 operands read as TF32 by the tensor cores (stage 18's TF32 variant).
+// cuBLAS with FP32 operands read as TF32 by the tensor cores (stage 20).
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Stage 20's ceiling: cuBLASLt's FP8 matrix product, E4M3 A and B^T (both K-major, the only
+// Stage 22's ceiling: cuBLASLt's FP8 matrix product, E4M3 A and B^T (both K-major, the only
 // layout cuBLASLt takes for FP8: "TN"), FP32 compute and C, the per-tensor factors read from
 // device memory as the stage's kernel reads them.
 #pragma once

@@ -1,4 +1,4 @@
-// What stage 20 does around its kernels, as TensorGemmBench does for BF16: random FP32 inputs
+// What stage 22 does around its kernels, as TensorGemmBench does for BF16: random FP32 inputs
 // quantised to E4M3 on the device (per tensor: A as it is, B into B^T), or on the host with
 // per-block scales; timing; a full check of every result against the product of the values
 // the E4M3 operands stand for; cuBLASLt FP8 as the ceiling; and the quantisation's own rows
@@ -39,7 +39,7 @@ void widen(const MatrixFp8& codes, Factor factor, Matrix out) {
   }
 }
 
-// The quantisation on the device that the bench runs: the program's own (stage 20's,
+// The quantisation on the device that the bench runs: the program's own (stage 22's,
 // 22_gpu_fp8/quantize.hpp), since the harness links no stage. Each queues its work on the
 // default stream.
 struct Fp8Quantizers {

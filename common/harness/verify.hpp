@@ -53,7 +53,7 @@ double gemm_gamma(int k);
 // tests/tensor_error_study.cpp measures how close the kernels come to the bound there.
 double tensor_gemm_gamma(int k);
 
-// The same for FP8 (stage 20), where the tensor cores sum `window` products between two
+// The same for FP8 (stage 22), where the tensor cores sum `window` products between two
 // promotions of the partial sum to FP32 registers (the whole k without promotion). The model
 // above, with the addends aligned to fewer bits: DeepSeek-V3's report (arXiv 2412.19437,
 // section 3.3.2) finds Hopper's FP8 accumulation keeps about 14 bits. Taking 13 (units of

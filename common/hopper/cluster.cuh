@@ -29,7 +29,7 @@ __device__ inline void cluster_sync() {
 // (CTA-scope) ordering. What must precede the partner's refill is that this block's wgmma
 // have finished reading the slot, and wgmma.wait_group already guarantees that before the
 // arrive; no ordinary memory operation needs releasing to the cluster. A release at cluster
-// scope made the clustered kernel 35% slower (results/18_gpu_persistent_clusters/notes.md).
+// scope made the clustered kernel 35% slower (results/19_gpu_clusters/notes.md).
 __device__ inline void barrier_arrive_in_block(std::uint64_t* bar, std::uint32_t rank) {
   asm volatile(
       "{\n.reg .b32 remote;\n"

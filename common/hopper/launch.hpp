@@ -26,7 +26,7 @@ using HopperVariant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c)
 // Checks c = a * b's shapes and the GPU (mismatched shapes throw std::invalid_argument, a GPU
 // other than sm_90 UnsupportedGpuError). Where A or B allow no tensor map, queues the product on
 // the fallback, stage 15's kernel, and returns its path; else returns OperandPath::tma and
-// queues nothing: the caller launches its own kernel (stage 19, whose kernels take more).
+// queues nothing: the caller launches its own kernel (stage 21, whose kernels take more).
 OperandPath fall_back_unless_tma(MatrixBf16 a, MatrixBf16 b, Matrix c);
 
 // c = a * b with `variant`, or the fallback; returns the path taken once the kernel

@@ -33,7 +33,7 @@ struct RowsOfA {
 
 // What the kernel multiplies: BF16 A (K-major) and B (N-major) as in the one-tile-per-block Hopper
 // stages. A slice is 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64
-// such lines (8 KB). Stage 18's TF32 variants have their own (kernel.cu, tf32_swapped.cu), with the
+// such lines (8 KB). Stage 20's TF32 kernels have their own (kernel.cu, tf32_swapped.cu), with the
 // same slot sizes.
 struct Bf16Operands : RowsOfA {
   using View = MatrixBf16;
@@ -78,7 +78,7 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
 };
 
-// Stage 18's tilings, which stage 19 and the swapped TF32 kernel use too: 128 x 256 tiles or
+// Stage 19's tilings, which Stream-K and the swapped TF32 kernel use too: 128 x 256 tiles or
 // 128 x 192, in clusters of two or alone.
 using Wide = Config<128, 256, 64, 2, 8, true>;
 using Narrow = Config<128, 192, 64, 2, 8, true>;
@@ -179,7 +179,7 @@ struct TileOrder {
   }
 };
 
-// The producer of stage 18's kernel (and of stage 20's and the swapped TF32 kernel's): its
+// The producer of the persistent kernel (and of the FP8 and swapped TF32 kernels): its
 // thread 0 loads every slice of the block's tiles (first, first + step, ...) in order, the ring
 // running on across tiles (`it` counts slices over all of them), so that the next tile's
 // slices load while the consumers store this one. row_map and col_map as load_slice's.

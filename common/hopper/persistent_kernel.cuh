@@ -1,7 +1,7 @@
 // The persistent kernel with clusters: one block per SM (or one per tile) walks the output
 // tiles in the tile order of common/tile_order.cuh; a cluster's blocks share each slice of B
 // through TMA multicast; the epilogue stores through TMA or directly; and the size rule of
-// the default. Stage 18 builds its variants from it, and the stages after it run it: as
+// the default. Stages 18 and 19 build their variants from it, and later stages run it: as
 // their baseline, as Stream-K's whole-tile default, and on TF32 operands. The building blocks
 // (the ring, the barriers, the tile order, the launch in clusters) are in persistent.cuh.
 #pragma once
@@ -14,6 +14,7 @@
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_map.hpp"
 
@@ -103,7 +104,7 @@ int resident_persistent_clusters() {
 // by at most one tile: at 4096^3, 256 cluster tiles run as 64 clusters of 4 tiles rather than
 // 66 of which 8 take 3. The last round ends no sooner either way, and the 64 tiles a round then
 // covers are 8 whole columns of one group of the tile order: 1.0-1.8% faster at 4096^3 with 9.9%
-// fewer bytes read from DRAM (results/18_gpu_persistent_clusters/bench.txt and
+// fewer bytes read from DRAM (results/19_gpu_clusters/bench.txt and
 // profile_even_rounds_4096.md there).
 template <class Ops, class Cfg>
 long long clusters_to_launch(const Matrix& c) {
@@ -147,7 +148,7 @@ long long wave_width(const Matrix& c) {
 }
 
 // by_size, the default, picks its tiling per problem, as libraries do, by two rules measured on the
-// H100 (results/18_gpu_persistent_clusters/search.md). Clusters pay only past one wave: where
+// H100 (results/19_gpu_clusters/search.md). Clusters pay only past one wave: where
 // every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
 // gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
 // where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%

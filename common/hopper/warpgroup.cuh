@@ -1,9 +1,10 @@
 // What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the
 // ring of shared-memory slots that TMA fills and wgmma reads (its layout, the descriptors that
 // name it, the shared memory it takes), the BF16 product of one slice and the synchronisation
-// around it, the store of the accumulators, a barrier for one warpgroup, and the register
-// split of a producer warpgroup and two consumers. The wgmma products themselves are in
-// wgmma.cuh; each wrapper here is one PTX instruction or a few (PTX ISA 8.0, sm_90a).
+// around it, the store of the accumulators and a barrier for one warpgroup (the register
+// split of warp-specialised blocks is in warp_specialization.cuh). The wgmma products
+// themselves are in wgmma.cuh; each wrapper here is one PTX instruction or a few (PTX ISA 8.0,
+// sm_90a).
 #pragma once
 
 #include <cstddef>
@@ -144,24 +145,6 @@ __device__ inline void store_strip(const Matrix& c, const float (&acc)[N / 2], i
 // __syncthreads'): one warpgroup synchronises without stopping the others.
 __device__ inline void sync_threads(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-
-// ---- Warp specialisation ----------------------------------------------------------------
-
-// setmaxnreg for one producer warpgroup and two consumers: 384 threads start with 168 registers
-// each (65536 / 384, rounded down to 8); the producer keeps 40, so each consumer thread can
-// have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
-constexpr int kProducerRegisters = 40;
-constexpr int kConsumerRegisters = 232;
-
-// Gives this warpgroup's registers back to the pool (dec) or takes more from it (inc).
-template <int Registers>
-__device__ inline void registers_decrease() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
-}
-template <int Registers>
-__device__ inline void registers_increase() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
 }
 
 }  // namespace ladder::hopper

@@ -80,6 +80,7 @@ class ScriptTest(unittest.TestCase):
 DEVICE = "Test GPU (sm_90, 1 SMs, 1 GiB, L2 1 MB, FP32 peak 60.0 TFLOP/s, BF16 peak 900.0 TFLOP/s)"
 CUBLAS_FP32 = "cuBLAS SGEMM FP32"
 CUBLAS_BF16 = "cuBLAS BF16 (FP32 accumulate)"
+CUBLAS_TF32 = "cuBLAS TF32 (FP32 accumulate)"
 CUBLASLT_FP8 = "cuBLASLt FP8 (E4M3, FP32 accumulate)"
 
 

@@ -26,12 +26,11 @@ class FiguresTest(ScriptTest):
     def copy_of_the_repository(self, name="repo"):
         """The files figures.py reads and writes, in a folder of this test's called name."""
         root = os.path.join(self.folder, name)
-        for page in STAGE_PAGES + ["results/clock_h100/part4_4096", figures.TF32_RECORD,
-                                   figures.FP8_RECORD]:
+        for page in STAGE_PAGES + [figures.CLOCKS, figures.TF32_RECORD, figures.FP8_RECORD]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES,
-                     figures.SHAPES_RECORD, figures.ACTIVE_SMS):
+                     figures.SHAPES_RECORD, figures.ACTIVE_SMS, figures.MMA_PEAK):
             shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
         return root
 
@@ -62,6 +61,7 @@ class FiguresTest(ScriptTest):
 
     def test_a_figure_edited_by_hand_is_found_and_rewritten(self):
         root = self.copy_of_the_repository()
+        self.assertEqual(self.figures("--root", root).returncode, 0)
         page = os.path.join(root, "15_gpu_mma_pipelined", "README.md")
         with open(page) as f:
             text = f.read()
@@ -77,22 +77,79 @@ class FiguresTest(ScriptTest):
             self.assertEqual(f.read(), text)
         self.assertEqual(self.figures("--check", "--root", root).returncode, 0)
 
-    def test_a_changed_record_is_found(self):
-        root = self.copy_of_the_repository()
+    def edit_record(self, root, edit):
+        """Rewrites the copy's record at 4096^3 with edit(row) applied to each row."""
         record = os.path.join(root, figures.RECORD_4096)
         with open(record, newline="") as f:
             rows = list(csv.DictReader(f))
-        # Stage 18's own row 1% faster: its box, the README's rows and the tables change.
-        own = next(r for r in rows if r["stage"] == "18_gpu_persistent_clusters" and r["role"] == "stage")
-        own["rate"] = f"{float(own['rate']) * 1.01:.3f}"
+        for row in rows:
+            edit(row)
         with open(record, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
+
+    def test_a_changed_record_is_found(self):
+        root = self.copy_of_the_repository()
+        self.assertEqual(self.figures("--root", root).returncode, 0)
+
+        def faster(row):
+            # Stage 18's own row 1% faster: its box, the README's rows and the tables change
+            # (stage 19's box compares with stage 18's kernel timed in its own program).
+            if row["stage"] == "18_gpu_persistent" and row["role"] == "stage":
+                row["rate"] = f"{float(row['rate']) * 1.01:.3f}"
+        self.edit_record(root, faster)
         done = self.figures("--check", "--root", root)
         self.assertEqual(done.returncode, 1)
-        self.assertIn("18_gpu_persistent_clusters/README.md: box 18", done.stdout)
-        self.assertIn("README.md: ladder 4096", done.stdout)
+        self.assertEqual(set(done.stdout.splitlines()), {
+            "differs from the record: " + name for name in (
+                "18_gpu_persistent/README.md: box 18", "README.md: ladder 4096",
+                "README.md: part 4")})
+
+    def sections_of(self, root):
+        """figures.py's sections of the repository at root."""
+        self.addCleanup(setattr, figures, "ROOT", figures.ROOT)
+        figures.ROOT = root
+        return figures.sections()
+
+    def test_boxes_name_the_records_gpu_and_its_own_ceiling(self):
+        out = self.sections_of(self.copy_of_the_repository())
+        gpu = figures.ladder.gpu_name(figures.ladder.read_rows(
+            os.path.join(REPO, figures.RECORD_4096), "stage", "ladder.py"))
+        for page in STAGE_PAGES[2:]:  # the CPU stages name no GPU
+            box = out[(os.path.join(page, "README.md"), f"box {page[:2]}")]
+            self.assertIn(f"({gpu}, {figures.RECORD_LINK})", box, page)
+        box = out[(os.path.join(figures.TF32_STAGE, "README.md"), f"box {figures.TF32_STAGE[:2]}")]
+        self.assertIn("% of cuBLAS TF32 in the same program", box)
+        self.assertNotIn("BF16", box)
+        self.assertIn("% of cuBLASLt FP8 in the same program",
+                      out[(os.path.join(figures.FP8_STAGE, "README.md"), f"box {figures.FP8_STAGE[:2]}")])
+
+    def test_clock_figures_only_where_the_clock_was_measured_on_the_records_gpu(self):
+        root = self.copy_of_the_repository()
+        with open(os.path.join(root, figures.CLOCKS, "13_gpu_wmma.txt")) as f:
+            clock_gpu = re.search(r"^on (.+?) \(", f.read(), re.M)[1]
+        clocked = {name[:-len(".txt")] for name in os.listdir(os.path.join(root, figures.CLOCKS))}
+
+        def box(out, stage):
+            return out[(os.path.join(stage, "README.md"), f"box {stage[:2]}")]
+        mixed = self.sections_of(root)
+        if clock_gpu not in box(mixed, "13_gpu_wmma"):
+            # The record ran on another GPU than the clocks: no clock figure anywhere.
+            self.assertNotIn("tensor pipe", box(mixed, "13_gpu_wmma"))
+            self.assertNotIn("SM clock", mixed[("README.md", "part 4")])
+            self.assertIn("was not measured on the", mixed[("README.md", "part 4")])
+        # The record as if run on the clocks' GPU: the stages with a clock file get their clock
+        # figure, the others none.
+
+        def on_clock_gpu(row):
+            row["device"] = re.sub(r"^[^(]+ \(", clock_gpu + " (", row["device"])
+        self.edit_record(root, on_clock_gpu)
+        same = self.sections_of(root)
+        for stage in figures.PART4_KERNELS:
+            self.assertEqual("of the tensor pipe's ceiling at the" in box(same, stage),
+                             stage in clocked, stage)
+        self.assertIn("SM clock (Nsight Compute)", same[("README.md", "part 4")])
 
     def check_with_page_13(self, edit, name="repo"):
         """figures.py --check on a copy (folder name) whose page 13 is edit(its text)."""

@@ -4,7 +4,7 @@ import os
 import re
 import unittest
 
-from support import (CUBLAS_BF16, CUBLAS_FP32, CUBLASLT_FP8, NO_GPU, REPO, ScriptTest,
+from support import (CUBLAS_BF16, CUBLAS_FP32, CUBLAS_TF32, CUBLASLT_FP8, NO_GPU, REPO, ScriptTest,
                      csv_rows, fp32_and_tensor_core_programs)
 
 NO_DEVICE = "06_gpu: skipped: no usable CUDA device: no NVIDIA GPU or driver found\n"
@@ -189,12 +189,12 @@ class LadderTest(ScriptTest):
         self.assertIn("Transpose, out = in^T (FP32)", done.stdout)
         self.assertIn("12_gpu_pipelined", done.stdout)
         self.assertIn("15_gpu_mma_pipelined", done.stdout)
-        # Parts 1-3 against cuBLAS FP32, Part 4 against cuBLAS BF16 (stage 20, FP8, against
-        # cuBLASLt FP8), the CPU rows against nothing.
+        # Parts 1-3 against cuBLAS FP32, Part 4 against cuBLAS BF16 (stage 20, TF32, against
+        # cuBLAS TF32; stage 22, FP8, against cuBLASLt FP8), the CPU rows against nothing.
+        ceilings = {20: CUBLAS_TF32, 22: CUBLASLT_FP8}
         for row in gemm_rows(done.stdout):
             number = int(row[0][:2]) if row[0][:2].isdigit() else 0
-            ceiling = (CUBLASLT_FP8 if number == 20 else CUBLAS_BF16 if number >= 13
-                       else CUBLAS_FP32)
+            ceiling = ceilings.get(number, CUBLAS_BF16 if number >= 13 else CUBLAS_FP32)
             want = "" if "cpu" in row[0] or row[5] == BASIS else ceiling
             self.assertEqual(row[6], want, row)
 

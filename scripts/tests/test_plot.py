@@ -80,18 +80,23 @@ class PlotTest(ScriptTest):
 
     def test_the_committed_csvs_have_a_tensor_core_panel(self):
         rows = plot.read(os.path.join(REPO, "results", "ladder_4096.csv"))
-        (fp32, first), (cores, second), (fp8, third) = plot.panels(rows)
-        self.assertEqual((first, second, third), ("", plot.TENSOR_PANEL, plot.FP8_PANEL))
-        # The FP8 stage alone in its panel, its line cuBLASLt's default (not fast accumulation).
+        (fp32, first), (cores, second), (tf32, third), (fp8, fourth) = plot.panels(rows)
+        self.assertEqual((first, second, third, fourth),
+                         ("", plot.TENSOR_PANEL, plot.TF32_PANEL, plot.FP8_PANEL))
+        # The TF32 and the FP8 stage each alone in its panel, each line its own ceiling (the FP8
+        # one cuBLASLt's default, not fast accumulation).
+        self.assertEqual({r["stage"] for r in tf32}, {"20_gpu_tf32"})
+        self.assertEqual(plot.fastest_ceiling(tf32, "cuBLAS TF32")[0], "cuBLAS TF32 (FP32 accumulate)")
         self.assertEqual({r["stage"] for r in fp8}, {"22_gpu_fp8"})
         self.assertEqual(plot.fastest_ceiling(fp8, "cuBLASLt FP8 (")[0],
                          "cuBLASLt FP8 (E4M3, FP32 accumulate)")
-        # Every Part 4 stage measured there (the Hopper ones only where the run had an H100), and
-        # only those.
+        # Every BF16 stage of Part 4 measured there (the Hopper ones only where the run had a
+        # Hopper GPU), and only those: the Part 4 stages but the TF32 and the FP8 one.
         stages = {r["stage"] for r in cores}
         self.assertLessEqual({"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"}, stages)
-        self.assertTrue(all(13 <= int(stage[:2]) <= 19 for stage in stages), stages)
-        self.assertEqual(plot.fastest_ceiling(cores, "cuBLAS")[0], CUBLAS_BF16)
+        self.assertTrue(all(13 <= int(stage[:2]) <= 22 for stage in stages), stages)
+        self.assertFalse({"20_gpu_tf32", "22_gpu_fp8"} & stages, stages)
+        self.assertEqual({r["variant"] for r in cores if r["role"] == "ceiling"}, {CUBLAS_BF16})
         self.assertEqual(plot.peak_gflops(rows, "BF16"), 1070500.0)
 
     def test_parts_1_to_3_alone_have_no_tensor_core_panel(self):
@@ -114,8 +119,8 @@ class PlotTest(ScriptTest):
         self.assertEqual(plot.rate_label(698141.623), "698,142")
 
     def test_stage_names_wrap_after_underscores(self):
-        self.assertEqual(plot.wrap_name("18_gpu_persistent_clusters"),
-                         "18_gpu_\npersistent_\nclusters")
+        self.assertEqual(plot.wrap_name("17_gpu_warp_specialized"), "17_gpu_warp_\nspecialized")
+        self.assertEqual(plot.wrap_name("18_gpu_persistent"), "18_gpu_\npersistent")
         self.assertEqual(plot.wrap_name("16_gpu_tma_wgmma"), "16_gpu_tma_wgmma")
 
     def test_without_matplotlib(self):

@@ -30,7 +30,7 @@ BASE = """//
 	call.uni _ZN6ladder6hopper4waitEv, ();
 	ret;
 }
-	.file	1 "/tmp/base/18_gpu_persistent_clusters/kernel.cu"
+	.file	1 "/tmp/base/19_gpu_clusters/kernel.cu"
 	.section	.debug_str
 	{
 $L__info_string0:
@@ -51,7 +51,7 @@ def changed(text, *replacements):
 MOVED = changed(BASE, ("_ZN6ladder6hopper4waitEv", "_ZN6ladder4wait4nextEv"),
                 ("2771a5aa_9_kernel_cu_93f228f2", "0e36c7aa_9_kernel_cu_27f42113"),
                 (".loc\t2 38 20", ".loc\t3 12 4"), ("// begin inline asm", "// moved"),
-                ("/tmp/base/18", "/work/main/18"), ("95,90,78,54,0", "95,90,0"))
+                ("/tmp/base/19", "/work/main/19"), ("95,90,78,54,0", "95,90,0"))
 
 
 class SamePtxTest(unittest.TestCase):

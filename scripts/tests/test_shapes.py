@@ -5,7 +5,7 @@ import unittest
 
 from support import CUBLAS_BF16, NO_GPU, REPO, ScriptTest, csv_rows
 
-STAGE = "18_gpu"
+STAGE = "19_gpu"
 
 
 class ShapesTest(ScriptTest):
@@ -45,10 +45,10 @@ class ShapesTest(ScriptTest):
     def test_the_mean_is_geometric_and_cut(self):
         done = self.shapes_py("--from-csv", self.write("two.csv", """\
             stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
-            18_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,a
-            18_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
-            18_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,200,GFLOP/s,,yes,b
-            18_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            19_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,a
+            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            19_gpu,default,stage,A 1x1 * B 1x1,gpu,1,1,3,200,GFLOP/s,,yes,b
+            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
             """))
         self.assertEqual(done.returncode, 0, done.stderr)
         # sqrt(50% x 200%) = 100%, not the arithmetic 125%.
@@ -59,14 +59,14 @@ class ShapesTest(ScriptTest):
     def test_a_baseline_and_several_variants_give_the_baseline_and_the_oracle(self):
         done = self.shapes_py("--from-csv", self.write("all.csv", """\
             stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
-            19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,80,GFLOP/s,,yes,a
-            19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
-            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,2,1,3,95,GFLOP/s,,yes,a
-            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
-            19_gpu,18 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
-            19_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,99,GFLOP/s,,yes,b
-            19_gpu,wide,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,b
-            19_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            21_gpu,19 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,80,GFLOP/s,,yes,a
+            21_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
+            21_gpu,wide,stage,A 1x1 * B 1x1,gpu,2,1,3,95,GFLOP/s,,yes,a
+            21_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            21_gpu,19 base,baseline,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
+            21_gpu,rule,stage,A 1x1 * B 1x1,gpu,1,1,3,99,GFLOP/s,,yes,b
+            21_gpu,wide,stage,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,b
+            21_gpu,cuBLAS BF16 (FP32 accumulate),ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,b
             """))
         self.assertEqual(done.returncode, 0, done.stderr)
         # The baseline: sqrt(80% x 100%) = 89.4%; the rule is 1 point below it on b.
@@ -76,14 +76,14 @@ class ShapesTest(ScriptTest):
         # default itself.
         self.assertIn("(the oracle): geometric mean 97.4%, lowest 95.0% (a); the default is at "
                       "most 5.0 points below it (a).", done.stdout)
-        self.assertIn("| 18 base", done.stdout)
+        self.assertIn("| 19 base", done.stdout)
         # A median twice the fastest run is named as noisy.
         self.assertIn("Rows whose median is more than 1.15x their fastest run: 1 (a, wide: 2.00x).",
                       done.stdout)
 
     def test_no_gpu_is_a_skip_with_the_reason(self):
         build = self.stage("0", "0", exit_code=NO_GPU,
-                           stderr="18_gpu: skipped: no usable CUDA device\n")
+                           stderr="19_gpu: skipped: no usable CUDA device\n")
         done = self.shapes_py("--build", build, "--stage", STAGE, "--shapes", self.shapes)
         self.assertEqual(done.returncode, NO_GPU)
         self.assertIn("skipped: no usable CUDA device", done.stdout)
