@@ -3,7 +3,7 @@
 
 namespace ladder {
 
-baseline::Bf16Gemm baseline::persistent_clusters() {
+baseline::Bf16Gemm baseline::clusters() {
   return named_variant<MatrixBf16>("19 clusters", cluster_configs().front(),
                                    launch_gemm_clusters);
 }

@@ -83,8 +83,8 @@ int stage_main(int argc, char** argv) {
   ladder::require_device_memory(shape.describe() + " (stage 21's workspace)",
                                 ladder::StreamKWorkspace::bytes_needed());
   const ladder::StreamKWorkspace workspace;
-  const auto stage18 = ladder::baseline::persistent_clusters();
-  bench.run(report, stage18.label, ladder::Role::baseline, stage18.launch);
+  const auto stage19 = ladder::baseline::clusters();
+  bench.run(report, stage19.label, ladder::Role::baseline, stage19.launch);
   ladder::OperandPath default_path = ladder::OperandPath::element;
   for (const std::string& name : ladder::stream_k_configs()) {
     if (!ladder::config_selected(config, name)) continue;

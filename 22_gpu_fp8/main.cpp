@@ -12,7 +12,6 @@
 #include "22_gpu_fp8/kernel.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/baselines.hpp"
-#include "common/device_matrix.hpp"
 #include "common/errors.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/program.hpp"
@@ -46,8 +45,8 @@ int stage_main(int argc, char** argv) {
   {
     // The baseline: stage 19's BF16 default on the same random inputs, rounded to BF16.
     ladder::TensorGemmBench bf16(shape, options);
-    const auto stage18 = ladder::baseline::persistent_clusters();
-    bf16.run(report, stage18.label + " (BF16)", ladder::Role::baseline, stage18.launch);
+    const auto stage19 = ladder::baseline::clusters();
+    bf16.run(report, stage19.label + " (BF16)", ladder::Role::baseline, stage19.launch);
   }
   // The bench quantises the operands with this stage's kernels (quantize.hpp).
   ladder::Fp8GemmBench bench(shape, options,

@@ -53,7 +53,7 @@ Bf16Gemm mma_pipelined();           // 15
 Bf16Gemm tma_wgmma();               // 16
 Bf16Gemm warp_specialized();        // 17
 Bf16Gemm persistent();              // 18
-Bf16Gemm persistent_clusters();     // 19
+Bf16Gemm clusters();                // 19
 
 }  // namespace baseline
 }  // namespace ladder

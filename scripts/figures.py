@@ -13,20 +13,22 @@ the kernel ran at) is given only where its file exists for the stage and names t
 GPU, so that no sentence mixes two GPUs.
 
 A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->`:
-  README.md   'ladder 4096' and 'ladder articles': exactly what
-              `ladder.py --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
+  results/ladder.md (TABLES_PAGE), the full measured tables the README links to:
+              'ladder 4096' and 'ladder articles': exactly what
+              `ladder.py --wide --from-csv results/ladder_4096.csv` (or ladder.csv) prints;
               'part 4': the stages of PART4_KERNELS against cuBLAS BF16 (and, where the clock
-              files allow, against the tensor pipe's ceiling);
+              files allow, against the tensor pipe's ceiling); 'tf32 summary' and
+              'fp8 summary' below;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. The stream-K stage's box
               (SHAPES_STAGE) reports its run of the shape list (SHAPES_RECORD, scripts/shapes.py
               --csv), and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
               its 'active sms' what scripts/active_sms.py prints of ACTIVE_SMS;
   20_gpu_tf32/README.md  'tf32': the TF32 stage against cuBLAS TF32 on each problem of
-              TF32_RECORD; that page and the top README 'tf32 summary': the same at the three
+              TF32_RECORD; that page and TABLES_PAGE 'tf32 summary': the same at the three
               squares, in a sentence.
   22_gpu_fp8/README.md  'fp8': the FP8 stage's rows against cuBLASLt FP8 on each problem of
-              FP8_RECORD, and its quantisation against cudaMemcpy; the top README's
+              FP8_RECORD, and its quantisation against cudaMemcpy; TABLES_PAGE's
               'fp8 summary': the default and the whole call at the three squares;
               'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of FP8_STUDY.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
@@ -51,6 +53,8 @@ from ladder import cut
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD_4096 = "results/ladder_4096.csv"
 RECORD_ARTICLES = "results/ladder.csv"
+# The page of the full tables, which the README links to instead of holding them.
+TABLES_PAGE = "results/ladder.md"
 CLOCKS = "results/clock_h100/part4_4096"
 # mma.sync's rate alone (scripts/mma_peak.cu), whose first line names the GPU it ran on.
 MMA_PEAK = "results/mma_peak.md"
@@ -65,7 +69,7 @@ TF32_STAGE = "20_gpu_tf32"
 TF32_RECORD = "results/20_gpu_tf32"
 TF32_PROBLEMS = (("2048^3", "tf32_2048.csv"), ("4096^3", "tf32_4096.csv"),
                  ("8192^3", "tf32_8192.csv"), ("2048x4096x4096", "tf32_2048x4096x4096.csv"))
-TF32_PAGES = ("README.md", "20_gpu_tf32/README.md")
+TF32_PAGES = (TABLES_PAGE, "20_gpu_tf32/README.md")
 # The FP8 stage: one run of `22_gpu_fp8 --config all --csv` per square (and of the default alone at
 # 2048x4096x4096), against cuBLASLt FP8 in the same process (results/22_gpu_fp8/README.md).
 FP8_STAGE = "22_gpu_fp8"
@@ -316,7 +320,7 @@ def part4_table(record, articles, gpu):
     body = []
     for stage, rows in stages:
         best = ladder.best(rows)
-        cells = [f"[{stage}]({stage}/README.md)", f"{float(best['rate']) / 1e3:,.1f}",
+        cells = [f"[{stage}](../{stage}/README.md)", f"{float(best['rate']) / 1e3:,.1f}",
                  f"{of_ceiling(rows, best)}%"]
         if timed:
             measured = clocks[stage]
@@ -496,15 +500,15 @@ def fp8_summary():
 def sections():
     """Every generated section: {(file, name): text}."""
     big, small = load(RECORD_4096), load(RECORD_ARTICLES)
-    out = {("README.md", "ladder 4096"): ladder.tables_text(*big),
-           ("README.md", "ladder articles"): ladder.tables_text(*small)}
+    out = {(TABLES_PAGE, "ladder 4096"): ladder.tables_text(*big, wide=True),
+           (TABLES_PAGE, "ladder articles"): ladder.tables_text(*small, wide=True)}
     # The boxes look a stage up by name among every stage of a run.
     record = big[0][ladder.GEMM] + big[0][ladder.TRANSPOSE]
     articles = small[0][ladder.GEMM] + small[0][ladder.TRANSPOSE]
     gpu = ladder.gpu_name([row for _, rows in record for row in rows])
     if gpu is None:
         raise ladder.MissingInput(f"{RECORD_4096} has no row measured on a GPU")
-    out[("README.md", "part 4")] = part4_table(record, articles, gpu)
+    out[(TABLES_PAGE, "part 4")] = part4_table(record, articles, gpu)
     out[(os.path.join(SHAPES_STAGE, "README.md"), "shapes")] = shapes.table(
         shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
     out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
@@ -515,7 +519,7 @@ def sections():
     out[(os.path.join(FP8_STAGE, "README.md"), "fp8")] = fp8_table()
     out[(os.path.join(FP8_STAGE, "README.md"), "fp8 promotion")] = fp8_promotion_table()
     out[(os.path.join(FP8_STAGE, "FP8.md"), "fp8 scaling")] = fp8_scaling_table()
-    out[("README.md", "fp8 summary")] = fp8_summary()
+    out[(TABLES_PAGE, "fp8 summary")] = fp8_summary()
     for kind in (ladder.GEMM, ladder.TRANSPOSE):
         order = [stage for stage, _ in big[0][kind]]
         for index, stage in enumerate(order):

@@ -24,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import time
 
 import stages as manifest
@@ -237,6 +238,38 @@ def gemm_table(results):
     return text
 
 
+# The narrow tables' widest variant name: a row stays within NARROW_COLUMNS in a terminal.
+NARROW_COLUMNS = 100
+NARROW_VARIANT = 34
+
+
+def short_variant(name):
+    """A variant name cut to NARROW_VARIANT characters, the cut marked with '~'."""
+    return name if len(name) <= NARROW_VARIANT else name[:NARROW_VARIANT - 1] + "~"
+
+
+def narrow_gemm_table(results):
+    """Each stage's own rows: its GFLOP/s and its % of the ceiling its own program measured,
+    named in the cell. What a terminal shows by default; --wide prints gemm_table."""
+    body = []
+    for program, rows in results:
+        top = ceiling(rows)
+        for row in rows:
+            if row["role"] != "stage":
+                continue
+            share = (f"{cut(100 * float(row['rate']) / float(top['rate']), 1)}% of "
+                     f"{ceiling_name(top)}") if top else ""
+            body.append([program, short_variant(row["variant"]), f"{float(row['rate']):.1f}",
+                         share])
+    return table(["stage", "variant", "GFLOP/s", "% of its ceiling"], body)
+
+
+def ceiling_name(row):
+    """A ceiling row's library and precision, e.g. "cuBLAS BF16" or "cuBLASLt FP8"."""
+    words = row["variant"].replace(",", " ").replace("(", " ").split()
+    return " ".join(words[:2])
+
+
 def gemm_title(results):
     """The GEMM table's title: what the inputs were, tensor-core rows (Part 4) included."""
     if any(on_tensor_cores(rows) for _, rows in results):
@@ -246,22 +279,25 @@ def gemm_title(results):
     return "Matrix product, C = A * B (FP32)"
 
 
-def transpose_table(results):
+def transpose_table(results, narrow=False):
     """Each stage's own rows, then the ceilings of the last program that ran: its copies (what
-    a kernel that moves the same bytes without transposing reaches) and cudaMemcpy."""
-    body = []
-    for program, rows in results:
-        for row in rows:
-            if row["role"] == "stage":
-                body.append([program, row["variant"], row["problem"],
-                             f"{float(row['median_ms']):.3f}", f"{float(row['rate']):.1f}",
-                             percent(row, rows)])
+    a kernel that moves the same bytes without transposing reaches) and cudaMemcpy. Narrow:
+    without the problem and the time."""
+    def cells(program, row, rows):
+        if narrow:
+            return [program, short_variant(row["variant"]), f"{float(row['rate']):.1f}",
+                    percent(row, rows)]
+        return [program, row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
+                f"{float(row['rate']):.1f}", percent(row, rows)]
+
+    body = [cells(program, row, rows) for program, rows in results for row in rows
+            if row["role"] == "stage"]
     last = results[-1][1]
     copies = sorted((r for r in last if r["role"] == "ceiling"),
                     key=lambda r: r["variant"].startswith("cudaMemcpy"))
-    for row in copies:
-        body.append(["(ceiling)", row["variant"], row["problem"], f"{float(row['median_ms']):.3f}",
-                     f"{float(row['rate']):.1f}", percent(row, last)])
+    body += [cells("(ceiling)", row, last) for row in copies]
+    if narrow:
+        return table(["stage", "variant", "GB/s", "% of cudaMemcpy"], body)
     return table(["stage", "variant", "problem", "median ms", "GB/s", "% of cudaMemcpy"], body)
 
 
@@ -356,6 +392,9 @@ def main():
     parser.add_argument("--sweep", metavar="DIR", help="run the size sweep into DIR instead")
     parser.add_argument("--from-csv", metavar="CSV",
                         help="print the tables of rows a ladder run wrote (--csv), running nothing")
+    parser.add_argument("--wide", action="store_true",
+                        help="every column: the problem, the time, each stage's baseline row and "
+                             "its ratio to it, the ceiling's rate (wider than a terminal)")
     options = parser.parse_args()
     log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
 
@@ -364,30 +403,34 @@ def main():
             return sweep(options, log)
         if options.from_csv:
             results, cpu_smaller = from_csv(options.from_csv)
-            return print_tables(results, cpu_smaller, {}, [], False)
+            return print_tables(results, cpu_smaller, {}, [], False, options.wide)
         results, skipped, failed, cpu_smaller = run_ladder(options, log)
     except MissingInput as error:
         log(f"\nladder.py: {error}\n")
         return 2
-    status = print_tables(results, cpu_smaller, skipped, failed, True)
+    status = print_tables(results, cpu_smaller, skipped, failed, True, options.wide)
     if options.csv:
         write_csv(options.csv, [r for kind in results.values() for _, rows in kind for r in rows])
     return status
 
 
-def print_tables(results, cpu_smaller, skipped, failed, ran):
+def print_tables(results, cpu_smaller, skipped, failed, ran, wide=False):
     """Prints the two tables (and what was skipped or failed); returns the exit code."""
-    print(tables_text(results, cpu_smaller, skipped, failed, ran))
+    print(tables_text(results, cpu_smaller, skipped, failed, ran, wide))
     return 1 if failed else 0
 
 
-def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False):
+def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False, wide=False):
     """The two tables as markdown, with what was skipped or failed: what a run prints, and,
-    from a committed run, what scripts/figures.py writes into the README."""
+    from a committed run, what scripts/figures.py writes into results/ladder.md (wide). Narrow
+    (the default): each stage's rows, their rate and their % of the ceiling, every line within
+    NARROW_COLUMNS; wide: every column, the baseline rows and the ratios between stages."""
     skipped = skipped or {}
     out = []
-    sections = [(GEMM, gemm_title(results[GEMM]), gemm_table),
-                (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose_table)]
+    gemm = gemm_table if wide else narrow_gemm_table
+    transpose = transpose_table if wide else lambda r: transpose_table(r, narrow=True)
+    sections = [(GEMM, gemm_title(results[GEMM]), gemm),
+                (TRANSPOSE, "Transpose, out = in^T (FP32)", transpose)]
     for kind, title, make_table in sections:
         if not results[kind]:
             if ran:
@@ -397,18 +440,26 @@ def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False):
                 why = "its stages were skipped (below)" if any_skipped else "no stage of this kind ran"
                 out.append(f"{title}: no table, {why}")
             continue
+        if not wide:
+            title += f", {results[kind][-1][1][0]['problem']}"
         out += [title, make_table(results[kind])]
         if kind == GEMM and cpu_smaller:
             out.append(f"The CPU stages ran the smaller problem A {ARTICLE_PROBLEM[0]}x{ARTICLE_PROBLEM[2]} "
-                       f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}; 'vs previous stage' is left "
-                       "empty between different problems.")
+                       f"* B {ARTICLE_PROBLEM[2]}x{ARTICLE_PROBLEM[1]}"
+                       + ("; 'vs previous stage' is left empty between different problems."
+                          if wide else "."))
     for reason, entries in skipped.items():
         out.append(f"skipped: {reason} ({', '.join(program for program, _ in entries)})")
     if skipped:
         out.append(COMMITTED)
     if failed:
         out.append("FAILED: " + "; ".join(failed))
-    return "\n\n".join(out)
+    if wide:
+        return "\n\n".join(out)
+    # Tables are at most NARROW_COLUMNS wide by construction; the prose around them is wrapped.
+    return "\n\n".join(part if part.startswith("|") else
+                        "\n".join(textwrap.fill(line, NARROW_COLUMNS) for line in part.splitlines())
+                        for part in out)
 
 
 def read_rows(path, key, writer):

@@ -30,7 +30,7 @@ import ladder
 import stages as manifest
 
 SHAPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "model_shapes.csv")
-# The reference on the shape list: the last stage before stream-K, clusters of two.
+# The reference on the shape list: stage 19, persistent blocks in clusters of two.
 DEFAULT_STAGE = "19_gpu_clusters"
 
 

@@ -26,7 +26,7 @@
 #include "common/harness/cublaslt_fp8.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
-#include "common/harness/program.hpp"
+#include "common/harness/fp8_operands.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"

@@ -21,6 +21,7 @@
 #include "common/device_matrix_fp8.hpp"
 #include "common/device_memory.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
+#include "common/harness/fp8_operands.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
 #include "common/matrix_fp8.hpp"

@@ -728,8 +728,15 @@ TEST_CASE("the Hopper launchers refuse mismatched shapes and unknown variants",
     REQUIRE_THROWS_AS(launch_gemm_persistent(name, a.view(), b.view(), c.view()),
                       std::invalid_argument);
   }
+  for (const std::string& name : cluster_configs()) {
+    CAPTURE(name);
+    REQUIRE_THROWS_AS(launch_gemm_clusters(name, a.view(), b.view(), c.view()),
+                      std::invalid_argument);
+  }
   DeviceMatrixBf16 fine(16, 8);
   REQUIRE_THROWS_AS(launch_gemm_persistent("no-such-variant", a.view(), fine.view(), c.view()),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(launch_gemm_clusters("no-such-variant", a.view(), fine.view(), c.view()),
                     std::invalid_argument);
   REQUIRE_THROWS_AS(launch_gemm_tma_wgmma("no-such-variant", a.view(), fine.view(), c.view()),
                     std::invalid_argument);

@@ -4,6 +4,10 @@
 #include <cstdio>
 
 #include "common/device_memory.hpp"
+#include "common/harness/cublaslt_fp8.hpp"
+#include "common/harness/fp8_operands.hpp"
+#include "common/harness/gpu_timing.hpp"
+#include "common/harness/report.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/time_gemm.hpp"
 #include "common/harness/memory_budget.hpp"
@@ -127,7 +131,37 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
   b_widened_.upload(b_widened_host_.view());
 }
 
-Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
+// What the bench holds; its members keep the names they would have as the bench's own.
+struct Fp8GemmBench::State {
+  State(const GemmShape& shape, const RunOptions& options, const Fp8Quantizers& quantizers);
+  Measurement time_and_check(const std::string& variant, Role role,
+                             const std::function<void()>& launch, Matrix a_widened,
+                             Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
+                             double gamma);
+  void run(Report& report, const std::string& variant, Role role, const Launch& launch,
+           double gamma);
+  void run_on_path(Report& report, const std::string& variant, Role role,
+                   const PathLaunch& launch, PathName name, double gamma);
+  void run_block_scaled(Report& report, const std::string& variant, Role role,
+                        const BlockLaunch& launch, PathName name, double gamma);
+  void run_from_float(Report& report, const std::string& variant, Role role,
+                      const FloatLaunch& launch, PathName name, double gamma);
+  void run_cublaslt(Report& report, bool fast_accumulation, double gamma);
+  void run_quantisation(Report& report);
+
+  GemmShape shape_;
+  RunOptions options_;
+  Fp8Quantizers quantizers_;
+  HostMatrix a_host_;
+  HostMatrix b_host_;
+  Fp8Operands ops_;
+  DeviceMatrix c_;
+  CublasLtFp8 cublaslt_;
+  std::unique_ptr<BlockFp8Operands> blocks_;  // made by the first run_block_scaled
+  std::unique_ptr<L2Flush> l2_flush_;         // null unless options.l2 is "flushed"
+};
+
+Fp8GemmBench::State::State(const GemmShape& shape, const RunOptions& options,
                            const Fp8Quantizers& quantizers)
     : shape_(fits_in_memory(shape)),
       options_(options),
@@ -139,9 +173,7 @@ Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
   if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
 }
 
-Fp8GemmBench::~Fp8GemmBench() = default;
-
-Measurement Fp8GemmBench::time_and_check(const std::string& variant, Role role,
+Measurement Fp8GemmBench::State::time_and_check(const std::string& variant, Role role,
                                          const std::function<void()>& launch, Matrix a_widened,
                                          Matrix b_widened, Matrix a_widened_host,
                                          Matrix b_widened_host, double gamma) {
@@ -153,14 +185,14 @@ Measurement Fp8GemmBench::time_and_check(const std::string& variant, Role role,
   return row;
 }
 
-void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
+void Fp8GemmBench::State::run(Report& report, const std::string& variant, Role role, const Launch& launch,
                        double gamma) {
   report.add(time_and_check(
       variant, role, [&] { launch(ops_.a(), ops_.b_t(), c_.view()); }, ops_.a_widened(),
       ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma));
 }
 
-void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::State::run_on_path(Report& report, const std::string& variant, Role role,
                                const PathLaunch& launch, PathName name, double gamma) {
   TakenPath taken;
   Measurement row = time_and_check(
@@ -169,7 +201,7 @@ void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role 
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::State::run_block_scaled(Report& report, const std::string& variant, Role role,
                                     const BlockLaunch& launch, PathName name, double gamma) {
   if (!blocks_) blocks_ = std::make_unique<BlockFp8Operands>(a_host_.view(), b_host_.view());
   BlockFp8Operands& ops = *blocks_;
@@ -183,7 +215,7 @@ void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, 
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::State::run_from_float(Report& report, const std::string& variant, Role role,
                                   const FloatLaunch& launch, PathName name, double gamma) {
   TakenPath taken;
   Measurement row = time_and_check(
@@ -192,7 +224,7 @@ void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Ro
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
+void Fp8GemmBench::State::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
   if (!cublaslt_.supports(ops_.a(), ops_.b_t(), c_.view(), fast_accumulation)) {
     std::fprintf(stderr, "note: cuBLASLt has no FP8 algorithm for %s: no row for it\n",
                  shape_.describe().c_str());
@@ -209,7 +241,7 @@ void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double g
       gamma);
 }
 
-void Fp8GemmBench::run_quantisation(Report& report) {
+void Fp8GemmBench::State::run_quantisation(Report& report) {
   const int k = shape_.k, n = shape_.n;
   const double elements = static_cast<double>(k) * n;
   const Matrix b = ops_.b_float();
@@ -266,5 +298,38 @@ void Fp8GemmBench::run_quantisation(Report& report) {
   transposed_row.check = check_codes(got_t.view(), want_t.view());
   report.add(transposed_row);
 }
+
+Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
+                           const Fp8Quantizers& quantizers)
+    : state_(std::make_unique<State>(shape, options, quantizers)) {}
+
+Fp8GemmBench::~Fp8GemmBench() = default;
+
+void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
+                       double gamma) {
+  state_->run(report, variant, role, launch, gamma);
+}
+
+void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
+                               const PathLaunch& launch, PathName name, double gamma) {
+  state_->run_on_path(report, variant, role, launch, name, gamma);
+}
+
+void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
+                                    const BlockLaunch& launch, PathName name, double gamma) {
+  state_->run_block_scaled(report, variant, role, launch, name, gamma);
+}
+
+void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
+                                  const FloatLaunch& launch, PathName name, double gamma) {
+  state_->run_from_float(report, variant, role, launch, name, gamma);
+}
+
+void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
+  state_->run_cublaslt(report, fast_accumulation, gamma);
+}
+
+void Fp8GemmBench::run_quantisation(Report& report) { state_->run_quantisation(report); }
+
 
 }  // namespace ladder

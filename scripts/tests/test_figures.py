@@ -29,7 +29,8 @@ class FiguresTest(ScriptTest):
         for page in STAGE_PAGES + [figures.CLOCKS, figures.TF32_RECORD, figures.FP8_RECORD]:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
-        for name in ("README.md", figures.RECORD_4096, figures.RECORD_ARTICLES,
+        for name in ("README.md", figures.TABLES_PAGE, figures.RECORD_4096,
+                     figures.RECORD_ARTICLES,
                      figures.SHAPES_RECORD, figures.ACTIVE_SMS, figures.MMA_PEAK):
             shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
         return root
@@ -43,11 +44,11 @@ class FiguresTest(ScriptTest):
                          done.stdout + done.stderr + "\nrun: python3 scripts/figures.py")
 
     def test_the_no_gpu_command_prints_exactly_the_readmes_tables(self):
-        readme = os.path.join(REPO, "README.md")
+        readme = os.path.join(REPO, figures.TABLES_PAGE)
         for name, record in (("ladder 4096", figures.RECORD_4096),
                              ("ladder articles", figures.RECORD_ARTICLES)):
             printed = subprocess.run([sys.executable, os.path.join(REPO, "scripts", "ladder.py"),
-                                      "--from-csv", os.path.join(REPO, record)],
+                                      "--wide", "--from-csv", os.path.join(REPO, record)],
                                      capture_output=True, text=True, timeout=60)
             self.assertEqual(printed.returncode, 0, printed.stderr)
             self.assertEqual(printed.stdout.strip(), section(readme, name).strip(), name)
@@ -103,8 +104,8 @@ class FiguresTest(ScriptTest):
         self.assertEqual(done.returncode, 1)
         self.assertEqual(set(done.stdout.splitlines()), {
             "differs from the record: " + name for name in (
-                "18_gpu_persistent/README.md: box 18", "README.md: ladder 4096",
-                "README.md: part 4")})
+                "18_gpu_persistent/README.md: box 18", "results/ladder.md: ladder 4096",
+                "results/ladder.md: part 4")})
 
     def sections_of(self, root):
         """figures.py's sections of the repository at root."""
@@ -137,8 +138,8 @@ class FiguresTest(ScriptTest):
         if clock_gpu not in box(mixed, "13_gpu_wmma"):
             # The record ran on another GPU than the clocks: no clock figure anywhere.
             self.assertNotIn("tensor pipe", box(mixed, "13_gpu_wmma"))
-            self.assertNotIn("SM clock", mixed[("README.md", "part 4")])
-            self.assertIn("was not measured on the", mixed[("README.md", "part 4")])
+            self.assertNotIn("SM clock", mixed[(figures.TABLES_PAGE, "part 4")])
+            self.assertIn("was not measured on the", mixed[(figures.TABLES_PAGE, "part 4")])
         # The record as if run on the clocks' GPU: the stages with a clock file get their clock
         # figure, the others none.
 
@@ -149,7 +150,7 @@ class FiguresTest(ScriptTest):
         for stage in figures.PART4_KERNELS:
             self.assertEqual("of the tensor pipe's ceiling at the" in box(same, stage),
                              stage in clocked, stage)
-        self.assertIn("SM clock (Nsight Compute)", same[("README.md", "part 4")])
+        self.assertIn("SM clock (Nsight Compute)", same[(figures.TABLES_PAGE, "part 4")])
 
     def check_with_page_13(self, edit, name="repo"):
         """figures.py --check on a copy (folder name) whose page 13 is edit(its text)."""

@@ -57,7 +57,7 @@ class LadderTest(ScriptTest):
     def test_each_gemm_row_names_its_own_ceiling(self):
         csv = os.path.join(self.folder, "ladder.csv")
         done = self.ladder("--build", self.tensor_core_ladder(), "--m", "64", "--n", "64",
-                           "--k", "64", "--csv", csv)
+                           "--k", "64", "--csv", csv, "--wide")
         self.assertEqual(done.returncode, 0, done.stderr)
         rows = gemm_rows(done.stdout)
         # stage, variant, problem, ms, GFLOP/s, vs previous, ceiling, its GFLOP/s, % of it
@@ -80,7 +80,7 @@ class LadderTest(ScriptTest):
         # The stage for a newer GPU is skipped with its reason, and the run goes on.
         self.assertIn("skipped: needs sm_80 or newer (this GPU is sm_75) (14_gpu)", done.stdout)
         # The CSV it wrote prints the same table.
-        again = self.ladder("--from-csv", csv)
+        again = self.ladder("--from-csv", csv, "--wide")
         self.assertEqual(again.returncode, 0, again.stderr)
         self.assertEqual(gemm_rows(again.stdout), rows)
 
@@ -114,7 +114,7 @@ class LadderTest(ScriptTest):
         # (09 measured 04's tile 32, a variant 04's own rows do not show); 02 and 03 have none.
         for name in COMMITTED_CSVS:
             with self.subTest(csv=name):
-                done = self.ladder("--from-csv", os.path.join(REPO, "results", name))
+                done = self.ladder("--from-csv", os.path.join(REPO, "results", name), "--wide")
                 self.assertEqual(done.returncode, 0, done.stderr)
                 self.assertGreater(self.assert_bases_are_rows(done.stdout), 10)
                 rows = gemm_rows(done.stdout)
@@ -126,7 +126,7 @@ class LadderTest(ScriptTest):
         path = self.write("same.csv", csv_rows("03_gpu", [("tile 16", "stage", "100")])
                           + csv_rows("04_gpu", [("tile 16", "baseline", "100"),
                                                 ("tile 16", "stage", "150")], header=False))
-        done = self.ladder("--from-csv", path)
+        done = self.ladder("--from-csv", path, "--wide")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(self.assert_bases_are_rows(done.stdout), 1)
         self.assertIn("1.50x vs tile 16 (basis) (100)", done.stdout)
@@ -134,7 +134,7 @@ class LadderTest(ScriptTest):
     def test_a_legend_under_the_gemm_table_says_what_vs_previous_stage_compares(self):
         for name in COMMITTED_CSVS:
             with self.subTest(csv=name):
-                done = self.ladder("--from-csv", os.path.join(REPO, "results", name))
+                done = self.ladder("--from-csv", os.path.join(REPO, "results", name), "--wide")
                 self.assertEqual(done.returncode, 0, done.stderr)
                 # The paragraph right after the table.
                 legend = done.stdout.split("Matrix product", 1)[1].split("\n\n")[2]
@@ -183,7 +183,7 @@ class LadderTest(ScriptTest):
 
     def test_the_committed_csv_prints_its_tables(self):
         # The command the README and the skip line give a reader without a GPU.
-        done = self.ladder("--from-csv", os.path.join(REPO, "results", "ladder_4096.csv"))
+        done = self.ladder("--from-csv", os.path.join(REPO, "results", "ladder_4096.csv"), "--wide")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("Matrix product, C = A * B (FP32; the rows against cuBLAS BF16", done.stdout)
         self.assertIn("Transpose, out = in^T (FP32)", done.stdout)
@@ -197,6 +197,23 @@ class LadderTest(ScriptTest):
             ceiling = ceilings.get(number, CUBLAS_BF16 if number >= 13 else CUBLAS_FP32)
             want = "" if "cpu" in row[0] or row[5] == BASIS else ceiling
             self.assertEqual(row[6], want, row)
+
+    def test_the_default_tables_fit_a_terminal(self):
+        # Without --wide: each stage's own rows, its rate and its % of the ceiling its program
+        # measured, named; no line wider than 100 columns.
+        for name in COMMITTED_CSVS:
+            with self.subTest(csv=name):
+                done = self.ladder("--from-csv", os.path.join(REPO, "results", name))
+                self.assertEqual(done.returncode, 0, done.stderr)
+                widest = max(done.stdout.splitlines(), key=len)
+                self.assertLessEqual(len(widest), 100, widest)
+                rows = gemm_rows(done.stdout)
+                self.assertEqual(len(rows[0]), 4, rows[0])
+                cells = {row[0]: row[3] for row in rows}
+                self.assertRegex(cells["12_gpu_pipelined"], r"^\d+\.\d% of cuBLAS SGEMM$")
+                self.assertRegex(cells["20_gpu_tf32"], r"^\d+\.\d% of cuBLAS TF32$")
+                self.assertRegex(cells["22_gpu_fp8"], r"^\d+\.\d% of cuBLASLt FP8$")
+                self.assertEqual(cells["01_cpu_naive"], "")
 
     def test_missing_csv(self):
         done = self.ladder("--from-csv", os.path.join(self.folder, "none.csv"))

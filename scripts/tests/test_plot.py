@@ -6,7 +6,7 @@ import re
 import shutil
 import unittest
 
-from support import CUBLAS_BF16, REPO, ScriptTest, fp32_and_tensor_core_programs
+from support import REPO, ScriptTest, fp32_and_tensor_core_programs
 
 import plot
 
@@ -71,38 +71,41 @@ class PlotTest(ScriptTest):
         self.assertEqual({r["stage"] for r in cores}, {"13_gpu"})
         self.assertIn("12_gpu", {r["stage"] for r in fp32})
         self.assertIn("12_gpu_pipelined", {r["stage"] for r in fp32})
-        # Each panel's ceiling line is its own cuBLAS, never the other's.
-        self.assertEqual(plot.fastest_ceiling(cores, "cuBLAS"), (CUBLAS_BF16, 660000.0, 1))
-        self.assertEqual(plot.fastest_ceiling(fp32, "cuBLAS")[0], "cuBLAS SGEMM FP32")
-        # The peaks, from the device line of the rows that name them.
-        self.assertEqual(plot.peak_gflops(rows, "BF16"), 900000.0)
-        self.assertEqual(plot.peak_gflops(rows), 66900.0)
 
-    def test_the_committed_csvs_have_a_tensor_core_panel(self):
+    def test_the_climb_sets_each_stage_against_its_own_programs_ceiling(self):
+        self.add_tensor_core_stages()
+        rows = plot.read(os.path.join(self.results, "ladder_4096.csv"))
+        bars = {stage: (percent, family, borrowed)
+                for stage, _, percent, family, borrowed in plot.climb(rows)}
+        # 13's fastest row, 132,000 GFLOP/s, against its own cuBLAS BF16 (660,000), never FP32.
+        self.assertAlmostEqual(bars["13_gpu"][0], 20.0)
+        self.assertEqual(bars["13_gpu"][1:], (plot.TENSOR_PANEL, False))
+        self.assertEqual(bars["12_gpu"][1:], ("", False))
+
+    def test_the_committed_climb(self):
         rows = plot.read(os.path.join(REPO, "results", "ladder_4096.csv"))
-        (fp32, first), (cores, second), (tf32, third), (fp8, fourth) = plot.panels(rows)
-        self.assertEqual((first, second, third, fourth),
-                         ("", plot.TENSOR_PANEL, plot.TF32_PANEL, plot.FP8_PANEL))
-        # The TF32 and the FP8 stage each alone in its panel, each line its own ceiling (the FP8
-        # one cuBLASLt's default, not fast accumulation).
-        self.assertEqual({r["stage"] for r in tf32}, {"20_gpu_tf32"})
-        self.assertEqual(plot.fastest_ceiling(tf32, "cuBLAS TF32")[0], "cuBLAS TF32 (FP32 accumulate)")
-        self.assertEqual({r["stage"] for r in fp8}, {"22_gpu_fp8"})
-        self.assertEqual(plot.fastest_ceiling(fp8, "cuBLASLt FP8 (")[0],
-                         "cuBLASLt FP8 (E4M3, FP32 accumulate)")
-        # Every BF16 stage of Part 4 measured there (the Hopper ones only where the run had a
-        # Hopper GPU), and only those: the Part 4 stages but the TF32 and the FP8 one.
-        stages = {r["stage"] for r in cores}
-        self.assertLessEqual({"13_gpu_wmma", "14_gpu_mma_ldmatrix", "15_gpu_mma_pipelined"}, stages)
-        self.assertTrue(all(13 <= int(stage[:2]) <= 22 for stage in stages), stages)
-        self.assertFalse({"20_gpu_tf32", "22_gpu_fp8"} & stages, stages)
-        self.assertEqual({r["variant"] for r in cores if r["role"] == "ceiling"}, {CUBLAS_BF16})
-        self.assertEqual(plot.peak_gflops(rows, "BF16"), 1070500.0)
+        gemm = [r for r in rows if r["unit"] == "GFLOP/s"]
+        bars = plot.climb(gemm)
+        stages = [stage for stage, *_ in bars]
+        self.assertEqual(stages, list(dict.fromkeys(r["stage"] for r in gemm)))
+        self.assertEqual(stages[0], "01_cpu_naive")
+        self.assertEqual(stages[-1], "22_gpu_fp8")
+        families = {stage: family for stage, _, _, family, _ in bars}
+        self.assertEqual(families["20_gpu_tf32"], plot.TF32_PANEL)
+        self.assertEqual(families["22_gpu_fp8"], plot.FP8_PANEL)
+        self.assertEqual(families["19_gpu_clusters"], plot.TENSOR_PANEL)
+        self.assertEqual(families["12_gpu_pipelined"], "")
+        for stage, best, percent, _, borrowed in bars:
+            with self.subTest(stage=stage):
+                # Only the CPU stages, whose programs time no ceiling, borrow one.
+                self.assertEqual(borrowed, "cpu" in stage)
+                if not borrowed:
+                    top = plot.ladder.ceiling([r for r in gemm if r["stage"] == stage])
+                    self.assertAlmostEqual(percent, 100 * float(best["rate"]) / float(top["rate"]))
 
     def test_parts_1_to_3_alone_have_no_tensor_core_panel(self):
         rows = plot.read(os.path.join(self.results, "ladder_4096.csv"))
         self.assertEqual([words for _, words in plot.panels(rows)], [""])
-        self.assertIsNone(plot.peak_gflops(rows, "BF16"))
 
     def test_size_of_a_problem(self):
         self.assertEqual(plot.size_of("A 4096x4096 * B 4096x4096"), 4096)
@@ -110,13 +113,12 @@ class PlotTest(ScriptTest):
         self.assertEqual(plot.size_of("A 512x512 * B 512x512 (BF16)"), 512)
         self.assertEqual(plot.size_of("8192x8192 floats"), 8192)
 
-    def test_percentages_are_cut_and_rates_rounded_as_in_the_tables(self):
+    def test_percentages_are_cut_as_in_the_tables(self):
         self.assertEqual(plot.cut(99.96, 1), "99.9")
         self.assertEqual(plot.cut(100 * 749165.774 / 751920.020, 1), "99.6")
         self.assertEqual(plot.cut(0.29 * 100, 1), "29.0")  # 28.999999999999996 in floats
-        self.assertEqual(plot.rate_label(5.516), "5.5")
-        self.assertEqual(plot.rate_label(9.96), "10.0")  # as ladder.py's table prints it
-        self.assertEqual(plot.rate_label(698141.623), "698,142")
+        self.assertEqual(plot.percent_label(99.96), "99.9%")
+        self.assertEqual(plot.percent_label(0.0027654), "0.0028%")  # a CPU stage's share
 
     def test_stage_names_wrap_after_underscores(self):
         self.assertEqual(plot.wrap_name("17_gpu_warp_specialized"), "17_gpu_warp_\nspecialized")

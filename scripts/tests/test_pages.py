@@ -1,0 +1,92 @@
+"""The pages as a reader walks them: the README's reading order is one chain of previous and
+next links through every page, and each reading time there is the page's words / 200."""
+import os
+import re
+import unittest
+
+from support import REPO
+
+# A link in Markdown: [text](target).
+LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+)(?:#[^)]*)?\)")
+# A page of the reading order: a stage's README or a primer, by its path from the repository.
+PAGE = re.compile(r"^\d\d_[a-z0-9_]+/[A-Za-z0-9_]+\.md$")
+MINUTES = re.compile(r"^(\d+) min$")
+# A page's box states its reading time too.
+BOX_MINUTES = re.compile(r"\*\*Reading time:\*\* about (\d+) minutes?")
+WORDS_PER_MINUTE = 200
+
+
+def reading_order():
+    """[(page, stated minutes)] from the README's table rows, in order: the row's first link to
+    a page and its 'N min' cell."""
+    with open(os.path.join(REPO, "README.md")) as f:
+        lines = f.read().splitlines()
+    order = []
+    for line in lines:
+        if not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        pages = [target for _, target in LINK.findall(line) if PAGE.match(target)]
+        minutes = [int(m.group(1)) for m in map(MINUTES.match, cells) if m]
+        if pages and minutes:
+            order.append((pages[0], minutes[0]))
+    return order
+
+
+def words(page):
+    with open(os.path.join(REPO, page)) as f:
+        return len(f.read().split())
+
+
+def navigation_lines(page):
+    """The page's lines of links that hold the link to the README: its top and bottom bars."""
+    with open(os.path.join(REPO, page)) as f:
+        return [line for line in f.read().splitlines()
+                if " · " in line and "README.md)" in line and line.lstrip().startswith("[")]
+
+
+def target_of(page, text, arrow):
+    """The pages a bar's links marked by `arrow` lead to, from the repository's root."""
+    folder = os.path.dirname(page)
+    return [os.path.normpath(os.path.join(folder, target))
+            for label, target in LINK.findall(text) if arrow in label]
+
+
+class PagesTest(unittest.TestCase):
+    def test_the_readme_lists_the_pages_in_order(self):
+        order = [page for page, _ in reading_order()]
+        self.assertGreater(len(order), 20, order)
+        self.assertEqual(len(order), len(set(order)), order)
+        for page in order:
+            self.assertTrue(os.path.isfile(os.path.join(REPO, page)), page)
+        stages = sorted(name for name in os.listdir(REPO) if re.match(r"^\d\d_", name))
+        listed = [page.split("/")[0] for page in order if page.endswith("/README.md")]
+        self.assertEqual(listed, stages)
+
+    def test_each_page_links_to_the_previous_and_the_next_in_the_readme_order(self):
+        order = [page for page, _ in reading_order()]
+        for index, page in enumerate(order):
+            with self.subTest(page=page):
+                bars = navigation_lines(page)
+                self.assertTrue(bars, f"{page} has no navigation line")
+                previous = order[index - 1] if index else "README.md"
+                following = order[index + 1] if index + 1 < len(order) else "README.md"
+                for bar in bars:
+                    if index:
+                        self.assertEqual(target_of(page, bar, "←"), [previous], bar)
+                    if index + 1 < len(order):
+                        self.assertEqual(target_of(page, bar, "→"), [following], bar)
+
+    def test_each_reading_time_is_the_pages_words_over_200(self):
+        for page, stated in reading_order():
+            with self.subTest(page=page):
+                expected = max(1, round(words(page) / WORDS_PER_MINUTE))
+                self.assertEqual(stated, expected,
+                                 f"{page}: {words(page)} words read in about {expected} min")
+                with open(os.path.join(REPO, page)) as f:
+                    box = [int(m) for m in BOX_MINUTES.findall(f.read())]
+                self.assertIn(box, ([], [expected]), f"{page}: its box says {box} minutes")
+
+
+if __name__ == "__main__":
+    unittest.main()
