@@ -131,103 +131,107 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
   b_widened_.upload(b_widened_host_.view());
 }
 
-// What the bench holds; its members keep the names they would have as the bench's own.
+// What the bench holds.
 struct Fp8GemmBench::State {
-  State(const GemmShape& shape, const RunOptions& options, const Fp8Quantizers& quantizers);
+  State(const GemmShape& problem, const RunOptions& run_options,
+        const Fp8Quantizers& device_quantizers);
+  // Times `launch` into c and checks c against the product of the widened operands.
   Measurement time_and_check(const std::string& variant, Role role,
                              const std::function<void()>& launch, Matrix a_widened,
                              Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
                              double gamma);
-  void run(Report& report, const std::string& variant, Role role, const Launch& launch,
-           double gamma);
-  void run_on_path(Report& report, const std::string& variant, Role role,
-                   const PathLaunch& launch, PathName name, double gamma);
-  void run_block_scaled(Report& report, const std::string& variant, Role role,
-                        const BlockLaunch& launch, PathName name, double gamma);
-  void run_from_float(Report& report, const std::string& variant, Role role,
-                      const FloatLaunch& launch, PathName name, double gamma);
-  void run_cublaslt(Report& report, bool fast_accumulation, double gamma);
-  void run_quantisation(Report& report);
 
-  GemmShape shape_;
-  RunOptions options_;
-  Fp8Quantizers quantizers_;
-  HostMatrix a_host_;
-  HostMatrix b_host_;
-  Fp8Operands ops_;
-  DeviceMatrix c_;
-  CublasLtFp8 cublaslt_;
-  std::unique_ptr<BlockFp8Operands> blocks_;  // made by the first run_block_scaled
-  std::unique_ptr<L2Flush> l2_flush_;         // null unless options.l2 is "flushed"
+  GemmShape shape;
+  RunOptions options;
+  Fp8Quantizers quantizers;
+  HostMatrix a_host;
+  HostMatrix b_host;
+  Fp8Operands ops;
+  DeviceMatrix c;
+  CublasLtFp8 cublaslt;
+  std::unique_ptr<BlockFp8Operands> blocks;  // made by the first run_block_scaled
+  std::unique_ptr<L2Flush> l2_flush;         // null unless options.l2 is "flushed"
 };
 
-Fp8GemmBench::State::State(const GemmShape& shape, const RunOptions& options,
-                           const Fp8Quantizers& quantizers)
-    : shape_(fits_in_memory(shape)),
-      options_(options),
-      quantizers_(quantizers),
-      a_host_(random_host_matrix(shape.m, shape.k, options.seed)),
-      b_host_(random_host_matrix(shape.k, shape.n, options.seed + 1)),
-      ops_(a_host_.view(), b_host_.view(), quantizers),
-      c_(shape.m, shape.n) {
-  if (options.flush_l2()) l2_flush_ = std::make_unique<L2Flush>();
+Fp8GemmBench::State::State(const GemmShape& problem, const RunOptions& run_options,
+                           const Fp8Quantizers& device_quantizers)
+    : shape(fits_in_memory(problem)),
+      options(run_options),
+      quantizers(device_quantizers),
+      a_host(random_host_matrix(problem.m, problem.k, run_options.seed)),
+      b_host(random_host_matrix(problem.k, problem.n, run_options.seed + 1)),
+      ops(a_host.view(), b_host.view(), device_quantizers),
+      c(problem.m, problem.n) {
+  if (run_options.flush_l2()) l2_flush = std::make_unique<L2Flush>();
 }
 
 Measurement Fp8GemmBench::State::time_and_check(const std::string& variant, Role role,
-                                         const std::function<void()>& launch, Matrix a_widened,
-                                         Matrix b_widened, Matrix a_widened_host,
-                                         Matrix b_widened_host, double gamma) {
-  Measurement row = time_gpu_gemm(shape_, options_, c_, l2_flush_.get(), launch);
+                                                const std::function<void()>& launch,
+                                                Matrix a_widened, Matrix b_widened,
+                                                Matrix a_widened_host, Matrix b_widened_host,
+                                                double gamma) {
+  Measurement row = time_gpu_gemm(shape, options, c, l2_flush.get(), launch);
   row.variant = variant;
   row.role = role;
   row.check =
-      check_gemm_on_device(a_widened, b_widened, c_.view(), a_widened_host, b_widened_host, gamma);
+      check_gemm_on_device(a_widened, b_widened, c.view(), a_widened_host, b_widened_host, gamma);
   return row;
 }
 
-void Fp8GemmBench::State::run(Report& report, const std::string& variant, Role role, const Launch& launch,
+Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
+                           const Fp8Quantizers& quantizers)
+    : state_(std::make_unique<State>(shape, options, quantizers)) {}
+
+Fp8GemmBench::~Fp8GemmBench() = default;
+
+void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
                        double gamma) {
-  report.add(time_and_check(
-      variant, role, [&] { launch(ops_.a(), ops_.b_t(), c_.view()); }, ops_.a_widened(),
-      ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma));
+  State& s = *state_;
+  report.add(s.time_and_check(
+      variant, role, [&] { launch(s.ops.a(), s.ops.b_t(), s.c.view()); }, s.ops.a_widened(),
+      s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma));
 }
 
-void Fp8GemmBench::State::run_on_path(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
                                const PathLaunch& launch, PathName name, double gamma) {
+  State& s = *state_;
   TakenPath taken;
-  Measurement row = time_and_check(
-      variant, role, [&] { taken(launch(ops_.a(), ops_.b_t(), c_.view())); }, ops_.a_widened(),
-      ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+  Measurement row = s.time_and_check(
+      variant, role, [&] { taken(launch(s.ops.a(), s.ops.b_t(), s.c.view())); }, s.ops.a_widened(),
+      s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma);
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::State::run_block_scaled(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
                                     const BlockLaunch& launch, PathName name, double gamma) {
-  if (!blocks_) blocks_ = std::make_unique<BlockFp8Operands>(a_host_.view(), b_host_.view());
-  BlockFp8Operands& ops = *blocks_;
+  State& s = *state_;
+  if (!s.blocks) s.blocks = std::make_unique<BlockFp8Operands>(s.a_host.view(), s.b_host.view());
+  BlockFp8Operands& ops = *s.blocks;
   TakenPath taken;
-  Measurement row = time_and_check(
+  Measurement row = s.time_and_check(
       variant, role,
       [&] {
-        taken(launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), c_.view()));
+        taken(launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), s.c.view()));
       },
       ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::State::run_from_float(Report& report, const std::string& variant, Role role,
+void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
                                   const FloatLaunch& launch, PathName name, double gamma) {
+  State& s = *state_;
   TakenPath taken;
-  Measurement row = time_and_check(
-      variant, role, [&] { taken(launch(ops_.a_float(), ops_.b_float(), c_.view())); },
-      ops_.a_widened(), ops_.b_widened(), ops_.a_widened_host(), ops_.b_widened_host(), gamma);
+  Measurement row = s.time_and_check(
+      variant, role, [&] { taken(launch(s.ops.a_float(), s.ops.b_float(), s.c.view())); },
+      s.ops.a_widened(), s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma);
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::State::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
-  if (!cublaslt_.supports(ops_.a(), ops_.b_t(), c_.view(), fast_accumulation)) {
+void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
+  State& s = *state_;
+  if (!s.cublaslt.supports(s.ops.a(), s.ops.b_t(), s.c.view(), fast_accumulation)) {
     std::fprintf(stderr, "note: cuBLASLt has no FP8 algorithm for %s: no row for it\n",
-                 shape_.describe().c_str());
+                 s.shape.describe().c_str());
     return;
   }
   run(
@@ -235,24 +239,25 @@ void Fp8GemmBench::State::run_cublaslt(Report& report, bool fast_accumulation, d
       fast_accumulation ? "cuBLASLt FP8, fast accumulation"
                         : "cuBLASLt FP8 (E4M3, FP32 accumulate)",
       Role::ceiling,
-      [this, fast_accumulation](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
-        cublaslt_(a, b_t, c, fast_accumulation);
+      [&s, fast_accumulation](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+        s.cublaslt(a, b_t, c, fast_accumulation);
       },
       gamma);
 }
 
-void Fp8GemmBench::State::run_quantisation(Report& report) {
-  const int k = shape_.k, n = shape_.n;
+void Fp8GemmBench::run_quantisation(Report& report) {
+  State& s = *state_;
+  const int k = s.shape.k, n = s.shape.n;
   const double elements = static_cast<double>(k) * n;
-  const Matrix b = ops_.b_float();
+  const Matrix b = s.ops.b_float();
   DeviceMatrixFp8 same_layout(k, n, fp8_stride(n));
   DeviceMatrixFp8 b_t(n, k, fp8_stride(k));
   DeviceMatrix copy(k, n);
   DeviceFp8Scale scale;
   // The host's scale and quantisation, which every row is checked against.
-  const float factor = e4m3_scale(largest_magnitude(b_host_.view()));
+  const float factor = e4m3_scale(largest_magnitude(s.b_host.view()));
   HostMatrixFp8 want(k, n);
-  quantize_e4m3(b_host_.view(), factor, want.view());
+  quantize_e4m3(s.b_host.view(), factor, want.view());
   HostMatrixFp8 want_t = transposed(want.view());
   auto time = [&](const std::string& variant, Role role, double bytes,
                   const std::function<void()>& work, const std::function<void()>& poison) {
@@ -261,10 +266,10 @@ void Fp8GemmBench::State::run_quantisation(Report& report) {
     row.role = role;
     row.unit = "GB/s";
     row.work = bytes;
-    row.l2 = options_.l2;
-    row.timing = measure_gpu(options_.repeats, work, [&] {
+    row.l2 = s.options.l2;
+    row.timing = measure_gpu(s.options.repeats, work, [&] {
       poison();
-      if (l2_flush_) (*l2_flush_)();
+      if (s.l2_flush) (*s.l2_flush)();
     });
     return row;
   };
@@ -278,13 +283,13 @@ void Fp8GemmBench::State::run_quantisation(Report& report) {
   report.add(memcpy_row);
   Measurement scale_row = time(
       "B's scale (largest |x|, reads B)", Role::stage, 4.0 * elements,
-      [&] { quantizers_.scale(b, scale.get()); }, [] {});
+      [&] { s.quantizers.scale(b, scale.get()); }, [] {});
   scale_row.check.checked = 1;
   scale_row.check.ok = scale.download().quantize == factor;
   report.add(scale_row);
   Measurement same_row = time(
       "B into E4M3, same layout", Role::stage, 5.0 * elements,
-      [&] { quantizers_.same_layout(b, scale.get(), same_layout.view()); },
+      [&] { s.quantizers.same_layout(b, scale.get(), same_layout.view()); },
       [&] { same_layout.poison(); });
   HostMatrixFp8 got(k, n);
   same_layout.download(got.view());
@@ -292,44 +297,11 @@ void Fp8GemmBench::State::run_quantisation(Report& report) {
   report.add(same_row);
   Measurement transposed_row = time(
       "B into E4M3 B^T (transposing)", Role::stage, 5.0 * elements,
-      [&] { quantizers_.transposed(b, scale.get(), b_t.view()); }, [&] { b_t.poison(); });
+      [&] { s.quantizers.transposed(b, scale.get(), b_t.view()); }, [&] { b_t.poison(); });
   HostMatrixFp8 got_t(n, k);
   b_t.download(got_t.view());
   transposed_row.check = check_codes(got_t.view(), want_t.view());
   report.add(transposed_row);
 }
-
-Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
-                           const Fp8Quantizers& quantizers)
-    : state_(std::make_unique<State>(shape, options, quantizers)) {}
-
-Fp8GemmBench::~Fp8GemmBench() = default;
-
-void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
-                       double gamma) {
-  state_->run(report, variant, role, launch, gamma);
-}
-
-void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
-                               const PathLaunch& launch, PathName name, double gamma) {
-  state_->run_on_path(report, variant, role, launch, name, gamma);
-}
-
-void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
-                                    const BlockLaunch& launch, PathName name, double gamma) {
-  state_->run_block_scaled(report, variant, role, launch, name, gamma);
-}
-
-void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
-                                  const FloatLaunch& launch, PathName name, double gamma) {
-  state_->run_from_float(report, variant, role, launch, name, gamma);
-}
-
-void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
-  state_->run_cublaslt(report, fast_accumulation, gamma);
-}
-
-void Fp8GemmBench::run_quantisation(Report& report) { state_->run_quantisation(report); }
-
 
 }  // namespace ladder
