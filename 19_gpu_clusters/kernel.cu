@@ -3,6 +3,7 @@
 #include "common/hopper/launch.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
+#include "common/hopper/persistent_rule.cuh"
 
 namespace ladder {
 namespace {

@@ -11,6 +11,7 @@
 #include "common/errors.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
+#include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"

@@ -7,6 +7,7 @@
 #include "common/hopper/launch.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
+#include "common/hopper/persistent_rule.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"

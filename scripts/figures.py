@@ -380,6 +380,41 @@ def tf32_table():
     return "\n".join(lines)
 
 
+# The ablation runs of the stages whose page tabulates them: one `--config all` run per square,
+# named bench_S.csv in the stage's results folder.
+ABLATION_STAGES = ("18_gpu_persistent", "19_gpu_clusters")
+ABLATION_SIZES = (2048, 4096, 8192)
+
+
+def ablation_table(stage):
+    """Each row of a stage's ablation runs as a speed against the stage's default in the same
+    process (its time over theirs: above 1x is faster than the default), per square."""
+    runs = []
+    for size in ABLATION_SIZES:
+        path = os.path.join(ROOT, "results", stage, f"bench_{size}.csv")
+        rows = ladder.read_rows(path, "stage", f"{stage} --config all --csv")
+        default = next(r for r in rows if r["role"] == "stage")
+        runs.append((rows, float(default["median_ms"])))
+    lines = ["| row | " + " | ".join(f"{size}^3" for size in ABLATION_SIZES) + " |",
+             "|---|" + "---|" * len(ABLATION_SIZES)]
+    for index, row in enumerate(runs[0][0]):
+        words = row["variant"].split(", TMA path")[0]
+        if row["role"] == "stage" and index == next(i for i, r in enumerate(runs[0][0])
+                                                     if r["role"] == "stage"):
+            words = f"**{words}** (the default)"
+        elif row["role"] != "stage":
+            words = f"{words} ({row['role']})"
+        cells = []
+        for rows, default_ms in runs:
+            same = next(r for r in rows if r["variant"] == row["variant"])
+            cells.append(ladder.ratio(default_ms / float(same["median_ms"])))
+        lines.append(f"| {words} | " + " | ".join(cells) + " |")
+    gpu = ladder.gpu_name(runs[0][0])
+    return "\n".join(lines) + (f"\n\nEach column is one process on the {gpu} "
+                               f"(`results/{stage}/bench_S.csv`); speeds are the default's median "
+                               "time over the row's, so a row above 1x ran faster than the default.")
+
+
 def tf32_summary():
     """The TF32 figures the README and the TF32 stage's page quote: the three squares, on the
     GPU that the record names."""
@@ -514,6 +549,8 @@ def sections():
     out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
         active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))
     out[(os.path.join(TF32_STAGE, "README.md"), "tf32")] = tf32_table()
+    for stage in ABLATION_STAGES:
+        out[(os.path.join(stage, "README.md"), "ablations")] = ablation_table(stage)
     for page in TF32_PAGES:
         out[(page, "tf32 summary")] = tf32_summary()
     out[(os.path.join(FP8_STAGE, "README.md"), "fp8")] = fp8_table()

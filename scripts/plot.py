@@ -101,6 +101,13 @@ def wrap_name(stage, width=16):
     return "\n".join(lines)
 
 
+# The climb's bar colours and legend words, by the ceiling a stage's program measured.
+FAMILIES = {"": ("#4c72b0", "FP32 CUDA cores, against cuBLAS FP32"),
+            TENSOR_PANEL: ("#55a868", "BF16 tensor cores, against cuBLAS BF16"),
+            TF32_PANEL: ("#8172b3", "TF32 tensor cores, against cuBLAS TF32"),
+            FP8_PANEL: ("#c44e52", "FP8 tensor cores, against cuBLASLt FP8")}
+
+
 def climb(gemm):
     """Each stage's fastest row as a % of the ceiling its own program measured, in order:
     [(stage, row, percent, family, borrowed)]. A CPU stage's program measures no ceiling: it

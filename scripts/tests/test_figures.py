@@ -13,7 +13,10 @@ from support import REPO, ScriptTest
 
 import figures
 
-STAGE_PAGES = sorted(p for p in os.listdir(REPO) if re.match(r"\d\d_", p))
+# The stage folders: a folder left behind by a renamed stage (holding only ignored files) has
+# no page.
+STAGE_PAGES = sorted(p for p in os.listdir(REPO) if re.match(r"\d\d_", p)
+                     and os.path.isfile(os.path.join(REPO, p, "README.md")))
 
 
 def section(path, name):
@@ -26,7 +29,9 @@ class FiguresTest(ScriptTest):
     def copy_of_the_repository(self, name="repo"):
         """The files figures.py reads and writes, in a folder of this test's called name."""
         root = os.path.join(self.folder, name)
-        for page in STAGE_PAGES + [figures.CLOCKS, figures.TF32_RECORD, figures.FP8_RECORD]:
+        ablations = [os.path.join("results", stage) for stage in figures.ABLATION_STAGES]
+        folders = [figures.CLOCKS, figures.TF32_RECORD, figures.FP8_RECORD] + ablations
+        for page in STAGE_PAGES + folders:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.TABLES_PAGE, figures.RECORD_4096,
