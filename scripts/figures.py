@@ -22,8 +22,9 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. The stream-K stage's box
               (SHAPES_STAGE) reports its run of the shape list (SHAPES_RECORD, scripts/shapes.py
-              --csv), and its page's 'shapes' section is what `shapes.py --from-csv` prints of it,
-              its 'active sms' what scripts/active_sms.py prints of ACTIVE_SMS;
+              --csv); its notes' (SHAPES_NOTES) 'shapes' section is what `shapes.py --from-csv`
+              prints of it, and its page's 'active sms' what scripts/active_sms.py prints of
+              ACTIVE_SMS;
   20_gpu_tf32/README.md  'tf32': the TF32 stage against cuBLAS TF32 on each problem of
               TF32_RECORD; that page and TABLES_PAGE 'tf32 summary': the same at the three
               squares, in a sentence.
@@ -62,6 +63,8 @@ MMA_PEAK = "results/mma_peak.md"
 # shape list.
 SHAPES_STAGE = "21_gpu_stream_k"
 SHAPES_RECORD = "results/21_gpu_stream_k/model_shapes.csv"
+# The shape-by-shape table is evidence: it sits in the stage's notes, the box on its page.
+SHAPES_NOTES = "results/21_gpu_stream_k/notes.md"
 ACTIVE_SMS = "results/21_gpu_stream_k/active_sms.csv"
 # The TF32 stage: one run of `20_gpu_tf32 --config all --csv` per problem
 # (results/20_gpu_tf32/README.md), against cuBLAS TF32 in the same process.
@@ -544,7 +547,7 @@ def sections():
     if gpu is None:
         raise ladder.MissingInput(f"{RECORD_4096} has no row measured on a GPU")
     out[(TABLES_PAGE, "part 4")] = part4_table(record, articles, gpu)
-    out[(os.path.join(SHAPES_STAGE, "README.md"), "shapes")] = shapes.table(
+    out[(SHAPES_NOTES, "shapes")] = shapes.table(
         shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
     out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
         active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))

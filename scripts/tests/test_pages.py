@@ -1,5 +1,6 @@
 """The pages as a reader walks them: the README's reading order is one chain of previous and
-next links through every page, and each reading time there is the page's words / 200."""
+next links through every page, each reading time there is the page's words / 200, and no page
+is longer than a lesson."""
 import os
 import re
 import unittest
@@ -14,6 +15,9 @@ MINUTES = re.compile(r"^(\d+) min$")
 # A page's box states its reading time too.
 BOX_MINUTES = re.compile(r"\*\*Reading time:\*\* about (\d+) minutes?")
 WORDS_PER_MINUTE = 200
+# A page is a lesson, not its evidence (that lives in results/); the README is the way in.
+MOST_WORDS_PAGE = 2500
+MOST_WORDS_README = 1500
 
 
 def reading_order():
@@ -88,6 +92,13 @@ class PagesTest(unittest.TestCase):
                 with open(os.path.join(REPO, page)) as f:
                     box = [int(m) for m in BOX_MINUTES.findall(f.read())]
                 self.assertIn(box, ([], [expected]), f"{page}: its box says {box} minutes")
+
+
+    def test_no_page_is_longer_than_a_lesson(self):
+        self.assertLessEqual(words("README.md"), MOST_WORDS_README)
+        for page, _ in reading_order():
+            with self.subTest(page=page):
+                self.assertLessEqual(words(page), MOST_WORDS_PAGE)
 
 
 if __name__ == "__main__":
