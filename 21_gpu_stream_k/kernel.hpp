@@ -32,7 +32,7 @@ struct StreamKResidency {
 // The rule: the variant by_shape runs for an m x n x k product on such a GPU (one of
 // stream_k_configs()'s names), or "" for stage 19's default; default_on_wide_pairs: whether
 // that default takes 128 x 256 tiles in clusters of two for this C (best_tiling,
-// common/hopper/persistent_kernel.cuh). A pure function: the tests check its choices.
+// common/hopper/persistent_rule.cuh). A pure function: the tests check its choices.
 // Throws std::invalid_argument for a GPU counted with no SM or no room for a pair.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
                           bool default_on_wide_pairs);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes every figure that the README and the stage boxes take from the committed ladder runs.
+"""Writes every figure that the pages take from the committed runs: the full tables, the boxes.
 
   python3 scripts/figures.py           rewrite the generated sections in place
   python3 scripts/figures.py --check   change nothing; exit 1 naming each section that differs
@@ -19,6 +19,9 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               'part 4': the stages of PART4_KERNELS against cuBLAS BF16 (and, where the clock
               files allow, against the tensor pipe's ceiling); 'tf32 summary' and
               'fp8 summary' below;
+  18_gpu_persistent/README.md, 19_gpu_clusters/README.md  'ablations': each row of the
+              stage's `--config all` runs (results/NN_<stage>/bench_S.csv, ABLATION_STAGES) as a
+              speed against its default in the same process, per square;
   NN_*/README.md  'box NN': the figures of the box's Measured line, followed by any figure the
               page adds from another file, which cites that file. The stream-K stage's box
               (SHAPES_STAGE) reports its run of the shape list (SHAPES_RECORD, scripts/shapes.py
@@ -396,7 +399,9 @@ def ablation_table(stage):
     for size in ABLATION_SIZES:
         path = os.path.join(ROOT, "results", stage, f"bench_{size}.csv")
         rows = ladder.read_rows(path, "stage", f"{stage} --config all --csv")
-        default = next(r for r in rows if r["role"] == "stage")
+        default = next((r for r in rows if r["role"] == "stage"), None)
+        if default is None:
+            raise ladder.MissingInput(f"{path} has no row of the stage's own")
         runs.append((rows, float(default["median_ms"])))
     lines = ["| row | " + " | ".join(f"{size}^3" for size in ABLATION_SIZES) + " |",
              "|---|" + "---|" * len(ABLATION_SIZES)]
@@ -408,8 +413,12 @@ def ablation_table(stage):
         elif row["role"] != "stage":
             words = f"{words} ({row['role']})"
         cells = []
-        for rows, default_ms in runs:
-            same = next(r for r in rows if r["variant"] == row["variant"])
+        for (rows, default_ms), size in zip(runs, ABLATION_SIZES):
+            same = next((r for r in rows if r["variant"] == row["variant"]), None)
+            if same is None:
+                raise ladder.MissingInput(
+                    f"results/{stage}/bench_{size}.csv has no row '{row['variant']}', which "
+                    f"bench_{ABLATION_SIZES[0]}.csv has")
             cells.append(ladder.ratio(default_ms / float(same["median_ms"])))
         lines.append(f"| {words} | " + " | ".join(cells) + " |")
     gpu = ladder.gpu_name(runs[0][0])
@@ -419,7 +428,7 @@ def ablation_table(stage):
 
 
 def tf32_summary():
-    """The TF32 figures the README and the TF32 stage's page quote: the three squares, on the
+    """The TF32 figures the full tables and the TF32 stage's page quote: the three squares, on the
     GPU that the record names."""
     squares = [tf32_percents(name) for _, name in TF32_PROBLEMS[:3]]
     gpu = ladder.gpu_name(tf32_rows(TF32_PROBLEMS[0][1]))
@@ -524,7 +533,7 @@ def fp8_scaling_table():
 
 
 def fp8_summary():
-    """The FP8 figures the top README quotes: the default at the three squares, on the GPU that
+    """The FP8 figures the full tables quote: the default at the three squares, on the GPU that
     the record names."""
     runs = [fp8_rows(name) for _, name in FP8_PROBLEMS[:3]]
     default = ", ".join(fp8_cell(rows, "by_size, ", top) for rows, top in runs)

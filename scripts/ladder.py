@@ -243,9 +243,19 @@ NARROW_COLUMNS = 100
 NARROW_VARIANT = 34
 
 
+# Words the narrow table leaves out of a variant's name: the path, which the wide table gives.
+PATH_WORDS = (", TMA path", ", 128-bit global path", ", scalar global path")
+
+
 def short_variant(name):
-    """A variant name cut to NARROW_VARIANT characters, the cut marked with '~'."""
-    return name if len(name) <= NARROW_VARIANT else name[:NARROW_VARIANT - 1] + "~"
+    """A variant name without its path, its middle cut to NARROW_VARIANT characters and marked
+    with '~', so that its start and its end (often the thread shape) both stay."""
+    for words in PATH_WORDS:
+        name = name.replace(words, "")
+    if len(name) <= NARROW_VARIANT:
+        return name
+    keep = NARROW_VARIANT - 1
+    return name[:keep - keep // 2] + "~" + name[len(name) - keep // 2:]
 
 
 def narrow_gemm_table(results):
@@ -458,7 +468,7 @@ def tables_text(results, cpu_smaller, skipped=None, failed=(), ran=False, wide=F
         return "\n\n".join(out)
     # Tables are at most NARROW_COLUMNS wide by construction; the prose around them is wrapped.
     return "\n\n".join(part if part.startswith("|") else
-                        "\n".join(textwrap.fill(line, NARROW_COLUMNS) for line in part.splitlines())
+                        "\n".join(textwrap.fill(line, NARROW_COLUMNS, break_on_hyphens=False, break_long_words=False) for line in part.splitlines())
                         for part in out)
 
 

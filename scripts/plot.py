@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the CSVs of scripts/ladder.py into the PNG charts of the README.
+"""Turns the CSVs of scripts/ladder.py into the PNG charts that the README and results/ show.
 
   python3 scripts/plot.py --results results
 
@@ -20,6 +20,7 @@ scripts give when their tool (ncu, cuobjdump) or an input is missing.
 """
 import argparse
 import csv
+import math
 import os
 import re
 import sys
@@ -129,8 +130,10 @@ def climb(gemm):
 
 
 def percent_label(percent):
-    """Cut as the tables cut, with two significant digits below 1% (a CPU stage's 0.0027%)."""
-    return f"{percent:.2g}%" if percent < 1 else f"{cut(percent, 1)}%"
+    """Cut as the tables cut, never rounded up: one decimal, or two significant digits below 1%
+    (a CPU stage's 0.0027%)."""
+    decimals = 1 if percent >= 1 else 1 - math.floor(math.log10(percent))
+    return f"{cut(percent, decimals)}%"
 
 
 def ladder_chart(rows, out):
@@ -199,7 +202,8 @@ def size_panel(ax, rows, unit, ceiling_prefix, xlabel, ylabel, title):
 
 
 def size_chart(rows, unit, ceiling_prefix, xlabel, ylabel, title, out):
-    """One panel, or two where tensor-core stages ran (their rates are another scale)."""
+    """One panel for the FP32 stages and one for each tensor-core ceiling the sweep holds (their
+    rates are other scales)."""
     parts = panels([r for r in rows if r["unit"] == unit])
     fig, axes = plt.subplots(1, len(parts), figsize=(11 * len(parts), 6), squeeze=False)
     for ax, (own, words) in zip(axes[0], parts):
@@ -216,7 +220,7 @@ def main():
     parser.add_argument("--results", default="results")
     folder = parser.parse_args().results
     try:
-        ladder, gemm, transpose = (read(os.path.join(folder, name)) for name in
+        record, gemm, transpose = (read(os.path.join(folder, name)) for name in
                                    ("ladder_4096.csv", "sweep_gemm.csv", "sweep_transpose.csv"))
     except MissingInput as error:
         sys.stderr.write(f"plot.py: {error}\n")
@@ -226,7 +230,7 @@ def main():
                          "python3-matplotlib; or pip install matplotlib); the charts it makes "
                          "are committed in results/\n")
         return MISSING
-    ladder_chart(ladder, os.path.join(folder, "ladder.png"))
+    ladder_chart(record, os.path.join(folder, "ladder.png"))
     size_chart(gemm, "GFLOP/s", "cuBLAS",
                "N: cube root of m*n*k (N^3 problems, and the articles' 1920x1280x1024 at 1360)",
                "GFLOP/s (2*m*n*k / median time)", "Matrix product: GFLOP/s against size",

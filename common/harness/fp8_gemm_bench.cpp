@@ -149,8 +149,8 @@ struct Fp8GemmBench::State {
   Fp8Operands ops;
   DeviceMatrix c;
   CublasLtFp8 cublaslt;
-  std::unique_ptr<BlockFp8Operands> blocks;  // made by the first run_block_scaled
-  std::unique_ptr<L2Flush> l2_flush;         // null unless options.l2 is "flushed"
+  std::unique_ptr<BlockFp8Operands> block_operands;  // made by the first run_block_scaled
+  std::unique_ptr<L2Flush> l2_flush;                 // null unless options.l2 is "flushed"
 };
 
 Fp8GemmBench::State::State(const GemmShape& problem, const RunOptions& run_options,
@@ -205,8 +205,10 @@ void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role 
 void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
                                     const BlockLaunch& launch, PathName name, double gamma) {
   State& s = *state_;
-  if (!s.blocks) s.blocks = std::make_unique<BlockFp8Operands>(s.a_host.view(), s.b_host.view());
-  BlockFp8Operands& ops = *s.blocks;
+  if (!s.block_operands) {
+    s.block_operands = std::make_unique<BlockFp8Operands>(s.a_host.view(), s.b_host.view());
+  }
+  BlockFp8Operands& ops = *s.block_operands;
   TakenPath taken;
   Measurement row = s.time_and_check(
       variant, role,

@@ -70,7 +70,6 @@ class Fp8GemmBench {
   // the host's quantisation, bit for bit.
   void run_quantisation(Report& report);
 
-
  private:
   struct State;
   std::unique_ptr<State> state_;

@@ -152,7 +152,7 @@ class LadderTest(ScriptTest):
                 self.assertLessEqual(max(len(line) for line in table.splitlines()), 278)
         # No legend where the column is empty throughout.
         path = self.write("one.csv", csv_rows("03_gpu", [("tile 16", "stage", "100")]))
-        done = self.ladder("--from-csv", path)
+        done = self.ladder("--from-csv", path, "--wide")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertNotIn("vs previous stage:", done.stdout)
 
@@ -214,6 +214,12 @@ class LadderTest(ScriptTest):
                 self.assertRegex(cells["20_gpu_tf32"], r"^\d+\.\d% of cuBLAS TF32$")
                 self.assertRegex(cells["22_gpu_fp8"], r"^\d+\.\d% of cuBLASLt FP8$")
                 self.assertEqual(cells["01_cpu_naive"], "")
+                # Every row of a stage is told apart, however its name was cut.
+                for table in done.stdout.split("\n\n"):
+                    if table.startswith("|"):
+                        body = [tuple(c.strip() for c in line.strip("|").split("|")[:2])
+                                for line in table.splitlines()[2:]]
+                        self.assertEqual(len(body), len(set(body)), table)
 
     def test_missing_csv(self):
         done = self.ladder("--from-csv", os.path.join(self.folder, "none.csv"))

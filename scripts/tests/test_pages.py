@@ -75,13 +75,12 @@ class PagesTest(unittest.TestCase):
             with self.subTest(page=page):
                 bars = navigation_lines(page)
                 self.assertTrue(bars, f"{page} has no navigation line")
-                previous = order[index - 1] if index else "README.md"
-                following = order[index + 1] if index + 1 < len(order) else "README.md"
                 for bar in bars:
+                    # The first page has no previous page, the last no next one.
                     if index:
-                        self.assertEqual(target_of(page, bar, "←"), [previous], bar)
+                        self.assertEqual(target_of(page, bar, "←"), [order[index - 1]], bar)
                     if index + 1 < len(order):
-                        self.assertEqual(target_of(page, bar, "→"), [following], bar)
+                        self.assertEqual(target_of(page, bar, "→"), [order[index + 1]], bar)
 
     def test_each_reading_time_is_the_pages_words_over_200(self):
         for page, stated in reading_order():

@@ -118,7 +118,7 @@ class PlotTest(ScriptTest):
         self.assertEqual(plot.cut(100 * 749165.774 / 751920.020, 1), "99.6")
         self.assertEqual(plot.cut(0.29 * 100, 1), "29.0")  # 28.999999999999996 in floats
         self.assertEqual(plot.percent_label(99.96), "99.9%")
-        self.assertEqual(plot.percent_label(0.0027654), "0.0028%")  # a CPU stage's share
+        self.assertEqual(plot.percent_label(0.0027654), "0.0027%")  # a CPU stage's share, cut
 
     def test_stage_names_wrap_after_underscores(self):
         self.assertEqual(plot.wrap_name("17_gpu_warp_specialized"), "17_gpu_warp_\nspecialized")
