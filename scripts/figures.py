@@ -185,16 +185,6 @@ def ceiling_at(ghz, sms):
     return sms * BF16_FLOP_PER_SM_CLOCK * ghz / 1e3
 
 
-def short_ceiling(row):
-    """'cuBLAS SGEMM FP32' -> 'cuBLAS FP32'; 'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16';
-    'cuBLAS TF32 (FP32 accumulate)' -> 'cuBLAS TF32'; 'cuBLASLt FP8 (E4M3, FP32 accumulate)' ->
-    'cuBLASLt FP8'."""
-    if ladder.FP8 in row["variant"]:
-        return "cuBLASLt FP8"
-    return next((f"cuBLAS {kind}" for kind in (ladder.BF16, ladder.TF32) if kind in row["variant"]),
-                "cuBLAS FP32")
-
-
 def sources(gpu):
     """What a box's record figures cite: the GPU the record ran on, and the record."""
     return f"{gpu}, {RECORD_LINK}"
@@ -260,7 +250,7 @@ def gemm_box(stage, record, articles, previous, gpu):
         first = next(r for r in rows if r["role"] == "stage")
         against = f"{ladder.ratio(float(best['rate']) / float(first['rate']))} `{first['variant']}`"
     text = (f"4096^3, {variant_words(best)}: {rate_words(best, tensor)}, {against} and "
-            f"{of_ceiling(rows, best)}% of {short_ceiling(ladder.ceiling(rows))} in the same program")
+            f"{of_ceiling(rows, best)}% of {ladder.ceiling_name(ladder.ceiling(rows))} in the same program")
     if stage in BOX_ROWS:
         other = box_row(stage, rows, 1)
         text += (f"; {variant_words(other)}: {rate_words(other, tensor)}, "
@@ -395,34 +385,32 @@ ABLATION_SIZES = (2048, 4096, 8192)
 def ablation_table(stage):
     """Each row of a stage's ablation runs as a speed against the stage's default in the same
     process (its time over theirs: above 1x is faster than the default), per square."""
-    runs = []
+    runs = {}  # size -> {variant: row}
     for size in ABLATION_SIZES:
         path = os.path.join(ROOT, "results", stage, f"bench_{size}.csv")
         rows = ladder.read_rows(path, "stage", f"{stage} --config all --csv")
-        default = next((r for r in rows if r["role"] == "stage"), None)
-        if default is None:
-            raise ladder.MissingInput(f"{path} has no row of the stage's own")
-        runs.append((rows, float(default["median_ms"])))
+        runs[size] = {row["variant"]: row for row in rows}
+    first = list(runs[ABLATION_SIZES[0]].values())
+    default = next((r["variant"] for r in first if r["role"] == "stage"), None)
     lines = ["| row | " + " | ".join(f"{size}^3" for size in ABLATION_SIZES) + " |",
              "|---|" + "---|" * len(ABLATION_SIZES)]
-    for index, row in enumerate(runs[0][0]):
+    for row in first:
+        cells = []
+        for size, by_variant in runs.items():
+            if default not in by_variant or row["variant"] not in by_variant:
+                raise ladder.MissingInput(f"results/{stage}/bench_{size}.csv lacks the default or "
+                                          f"'{row['variant']}', which bench_{ABLATION_SIZES[0]}"
+                                          ".csv has")
+            speed = (float(by_variant[default]["median_ms"])
+                     / float(by_variant[row["variant"]]["median_ms"]))
+            cells.append(ladder.ratio(speed))
         words = row["variant"].split(", TMA path")[0]
-        if row["role"] == "stage" and index == next(i for i, r in enumerate(runs[0][0])
-                                                     if r["role"] == "stage"):
+        if row["variant"] == default:
             words = f"**{words}** (the default)"
         elif row["role"] != "stage":
             words = f"{words} ({row['role']})"
-        cells = []
-        for (rows, default_ms), size in zip(runs, ABLATION_SIZES):
-            same = next((r for r in rows if r["variant"] == row["variant"]), None)
-            if same is None:
-                raise ladder.MissingInput(
-                    f"results/{stage}/bench_{size}.csv has no row '{row['variant']}', which "
-                    f"bench_{ABLATION_SIZES[0]}.csv has")
-            cells.append(ladder.ratio(default_ms / float(same["median_ms"])))
         lines.append(f"| {words} | " + " | ".join(cells) + " |")
-    gpu = ladder.gpu_name(runs[0][0])
-    return "\n".join(lines) + (f"\n\nEach column is one process on the {gpu} "
+    return "\n".join(lines) + (f"\n\nEach column is one process on the {ladder.gpu_name(first)} "
                                f"(`results/{stage}/bench_S.csv`); speeds are the default's median "
                                "time over the row's, so a row above 1x ran faster than the default.")
 

@@ -275,9 +275,13 @@ def narrow_gemm_table(results):
 
 
 def ceiling_name(row):
-    """A ceiling row's library and precision, e.g. "cuBLAS BF16" or "cuBLASLt FP8"."""
-    words = row["variant"].replace(",", " ").replace("(", " ").split()
-    return " ".join(words[:2])
+    """A ceiling row's library and precision: 'cuBLAS SGEMM FP32' -> 'cuBLAS FP32';
+    'cuBLAS BF16 (FP32 accumulate)' -> 'cuBLAS BF16'; 'cuBLAS TF32 (FP32 accumulate)' ->
+    'cuBLAS TF32'; 'cuBLASLt FP8 (E4M3, FP32 accumulate)' -> 'cuBLASLt FP8'."""
+    if FP8 in row["variant"]:
+        return "cuBLASLt FP8"
+    return next((f"cuBLAS {kind}" for kind in (BF16, TF32) if kind in row["variant"]),
+                "cuBLAS FP32")
 
 
 def gemm_title(results):

@@ -3,6 +3,7 @@ tools and programs it calls (a stage manifest, stage programs, ncu, cuobjdump), 
 tests need no GPU, no build and no CUDA tools."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -13,6 +14,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRIPTS = os.path.join(REPO, "scripts")
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 NO_GPU = 77
+# The stage folders, by their pages: a folder a renamed stage left behind (holding only files
+# git ignores) has none.
+STAGES = sorted(name for name in os.listdir(REPO) if re.match(r"^\d\d_", name)
+                and os.path.isfile(os.path.join(REPO, name, "README.md")))
 
 # A stage program's --csv header, as the harness prints it.
 CSV_HEADER = "stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified"

@@ -9,14 +9,9 @@ import subprocess
 import sys
 import unittest
 
-from support import REPO, ScriptTest
+from support import REPO, STAGES, ScriptTest
 
 import figures
-
-# The stage folders: a folder left behind by a renamed stage (holding only ignored files) has
-# no page.
-STAGE_PAGES = sorted(p for p in os.listdir(REPO) if re.match(r"\d\d_", p)
-                     and os.path.isfile(os.path.join(REPO, p, "README.md")))
 
 
 def section(path, name):
@@ -31,7 +26,7 @@ class FiguresTest(ScriptTest):
         root = os.path.join(self.folder, name)
         ablations = [os.path.join("results", stage) for stage in figures.ABLATION_STAGES]
         folders = [figures.CLOCKS, figures.TF32_RECORD, figures.FP8_RECORD] + ablations
-        for page in STAGE_PAGES + folders:
+        for page in STAGES + folders:
             shutil.copytree(os.path.join(REPO, page), os.path.join(root, page))
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.TABLES_PAGE, figures.RECORD_4096,
@@ -60,7 +55,7 @@ class FiguresTest(ScriptTest):
             self.assertEqual(printed.stdout.strip(), section(readme, name).strip(), name)
 
     def test_every_stage_box_has_its_generated_measured_line(self):
-        for page in STAGE_PAGES:
+        for page in STAGES:
             with open(os.path.join(REPO, page, "README.md")) as f:
                 box = [line for line in f if line.startswith("> **Measured:**")]
             self.assertEqual(len(box), 1, page)
@@ -123,7 +118,7 @@ class FiguresTest(ScriptTest):
         out = self.sections_of(self.copy_of_the_repository())
         gpu = figures.ladder.gpu_name(figures.ladder.read_rows(
             os.path.join(REPO, figures.RECORD_4096), "stage", "ladder.py"))
-        for page in STAGE_PAGES[2:]:  # the CPU stages name no GPU
+        for page in STAGES[2:]:  # the CPU stages name no GPU
             box = out[(os.path.join(page, "README.md"), f"box {page[:2]}")]
             self.assertIn(f"({gpu}, {figures.RECORD_LINK})", box, page)
         box = out[(os.path.join(figures.TF32_STAGE, "README.md"), f"box {figures.TF32_STAGE[:2]}")]

@@ -210,7 +210,7 @@ class LadderTest(ScriptTest):
                 rows = gemm_rows(done.stdout)
                 self.assertEqual(len(rows[0]), 4, rows[0])
                 cells = {row[0]: row[3] for row in rows}
-                self.assertRegex(cells["12_gpu_pipelined"], r"^\d+\.\d% of cuBLAS SGEMM$")
+                self.assertRegex(cells["12_gpu_pipelined"], r"^\d+\.\d% of cuBLAS FP32$")
                 self.assertRegex(cells["20_gpu_tf32"], r"^\d+\.\d% of cuBLAS TF32$")
                 self.assertRegex(cells["22_gpu_fp8"], r"^\d+\.\d% of cuBLASLt FP8$")
                 self.assertEqual(cells["01_cpu_naive"], "")
