@@ -3,6 +3,7 @@
 #include "common/hopper/launch.hpp"
 #include "common/config_table.hpp"
 #include "common/hopper/mbarrier.cuh"
+#include "common/hopper/per_tile_launch.hpp"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
 

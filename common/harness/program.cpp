@@ -30,7 +30,8 @@ int no_usable_gpu(const std::string& prefix, const std::string& message, bool re
   return kExitFailure;
 }
 
-int run_program(const char* program, int (*body)(int, char**), int argc, char** argv) {
+int run_program(const char* program, const std::function<int(int, char**)>& body, int argc,
+                char** argv) {
   try {
     return body(argc, argv);
   } catch (const UsageError& e) {

@@ -19,7 +19,8 @@ inline constexpr int kExitSkipped = 77;
 
 // Runs a program's body; what it throws becomes one line on stderr and an exit code:
 // UsageError 2, UnsupportedGpuError and NoDeviceError 77, anything else 1.
-int run_program(const char* program, int (*body)(int, char**), int argc, char** argv);
+int run_program(const char* program, const std::function<int(int, char**)>& body, int argc,
+                char** argv);
 
 std::string require_gpu();      // device 0, checked (NoDeviceError), described for the report
 std::string cpu_description();  // the CPU's model and the CPU stages' compiler flags

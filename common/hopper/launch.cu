@@ -1,4 +1,5 @@
 #include "common/hopper/launch.hpp"
+#include "common/hopper/per_tile_launch.hpp"
 
 #include "common/cuda_check.hpp"
 #include "common/hopper/warpgroup.cuh"
