@@ -1,6 +1,7 @@
 #include "21_gpu_stream_k/kernel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -56,11 +57,13 @@ struct Part {
 };
 
 // The parts one cluster computes, in order: its whole tiles, then its split-K range, or its
-// Stream-K run (the end of one tile, whole tiles, the start of another).
+// Stream-K run walked from its end back to its start: first the start of the tile the run ends
+// in, whose sums a later cluster waits for, last the end of the tile the run starts in, which
+// waits for earlier clusters' sums (finishes_tile).
 class PartWalk {
  public:
   __device__ PartWalk(const Division& d, int cluster)
-      : d_(d), cluster_(cluster), tile_(cluster), iteration_(stream_start(d, cluster)) {}
+      : d_(d), cluster_(cluster), tile_(cluster), iteration_(stream_start(d, cluster + 1)) {}
 
   __device__ bool next(Part& part) {
     if (tile_ < d_.whole_tiles) {
@@ -76,14 +79,14 @@ class PartWalk {
               (range + 1) * d_.slices / d_.split};
       return true;
     }
-    const long long end = stream_start(d_, cluster_ + 1);
-    if (iteration_ >= end) return false;
-    const int tile = static_cast<int>(iteration_ / d_.slices);
-    const int k_begin = static_cast<int>(iteration_ - static_cast<long long>(tile) * d_.slices);
-    const long long left = end - iteration_;
-    const int k_end = left < d_.slices - k_begin ? k_begin + static_cast<int>(left) : d_.slices;
-    part = {tile, k_begin, k_end};
-    iteration_ += k_end - k_begin;
+    const long long begin = stream_start(d_, cluster_);
+    if (iteration_ <= begin) return false;
+    const int tile = static_cast<int>((iteration_ - 1) / d_.slices);
+    const long long tile_begin = static_cast<long long>(tile) * d_.slices;
+    const long long part_begin = begin > tile_begin ? begin : tile_begin;
+    part = {tile, static_cast<int>(part_begin - tile_begin),
+            static_cast<int>(iteration_ - tile_begin)};
+    iteration_ = part_begin;
     return true;
   }
 
@@ -95,39 +98,42 @@ class PartWalk {
   bool split_taken_ = false;
 };
 
-// The part that stores its tile: a whole tile, split-K's last range, or the Stream-K part that
-// starts the tile. Every other part leaves its sums in the workspace for it.
+// The part that stores its tile: the one that ends it (a whole tile, split-K's last range,
+// the Stream-K part with the tile's last slice). Every other part of the tile belongs to a
+// lower-numbered cluster and leaves its sums in the workspace for it.
 __device__ inline bool finishes_tile(const Division& d, const Part& p) {
-  return d.split > 0 ? p.k_end == d.slices : p.k_begin == 0;
+  return p.k_end == d.slices;
 }
 
 // The clusters [first, end) whose partial sums the finishing part of a tile adds, in this
-// order, every run: the tile's other split-K ranges, or the later Stream-K runs that start
-// inside the tile.
+// order, every run: the tile's other split-K ranges, or the earlier Stream-K runs that cover
+// the tile's first slices.
 __device__ inline int2 contributors(const Division& d, int cluster, const Part& p) {
-  if (p.k_begin == 0 && p.k_end == d.slices) return make_int2(0, 0);
+  if (p.k_begin == 0) return make_int2(0, 0);
   if (d.split > 0) return make_int2(cluster - d.split + 1, cluster);
-  const long long tile_end = static_cast<long long>(p.tile + 1) * d.slices;
-  int end = cluster + 1;
-  while (end < d.clusters && stream_start(d, end) < tile_end) ++end;
-  return make_int2(cluster + 1, end);
+  const long long tile_begin = static_cast<long long>(p.tile) * d.slices;
+  int first = cluster - 1;
+  while (stream_start(d, first) > tile_begin) --first;
+  return make_int2(first, cluster);
 }
 
 // ---- Flags in global memory, between blocks -----------------------------------------------
 
+// A flag is set by writing the number of the launch that sets it: a flag that holds another
+// number (left by a launch that was killed mid-way, or by an earlier one) is not set for this
+// launch, so nothing needs clearing, before or after.
 // Publishes this thread's earlier writes (and, after a barrier, its block's) to any thread on
-// the GPU that reads the flag with flag_wait_and_clear.
-__device__ inline void flag_set(int* flag) {
-  asm volatile("st.release.gpu.global.b32 [%0], 1;\n" ::"l"(flag) : "memory");
+// the GPU that reads the flag with flag_wait.
+__device__ inline void flag_set(int* flag, unsigned launch) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(launch) : "memory");
 }
-// Waits until the flag is set, then clears it for the next launch; the writes published
-// before it was set are then visible to this thread (and, after a barrier, to its block).
-__device__ inline void flag_wait_and_clear(int* flag) {
-  int set = 0;
+// Waits until this launch has set the flag; the writes published before it was set are then
+// visible to this thread (and, after a barrier, to its block).
+__device__ inline void flag_wait(const int* flag, unsigned launch) {
+  unsigned value = 0;
   do {
-    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(set) : "l"(flag) : "memory");
-  } while (set == 0);
-  *flag = 0;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(value) : "l"(flag) : "memory");
+  } while (value != launch);
 }
 
 // ---- Partial tiles through the workspace -------------------------------------------------
@@ -159,14 +165,15 @@ __device__ inline void add_partial(const float4* slot, float (&acc)[N / 2], int 
 // Stage 19's kernel (persistent.cuh's Config, one 64-row strip per consumer), walking parts of
 // tiles instead of whole tiles. A part that does not finish its tile saves its sums and sets its
 // flag; the finishing part waits for each flag in the fixed order and adds the sums before it
-// stores. Every cluster is resident at once (the grid is at most what fits), so a wait always
-// ends: the parts it waits for never wait themselves before saving.
+// stores. A cluster waits only for lower-numbered clusters, after saving its own sums, so every
+// wait ends even where the GPU holds fewer clusters than the grid (another kernel beside it, an
+// MPS limit): blocks start in the order of their numbers, and cluster 0 never waits.
 template <class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap b_map,
                   const __grid_constant__ CUtensorMap c_map, Matrix c, const Division division,
-                  float4* partials, int* flags) {
+                  float4* partials, int* flags, unsigned launch) {
   static_assert(Cfg::kConsumerRows == 64, "one 64-row strip per consumer");
   constexpr int kSlots = Cfg::kSlots;
   constexpr int kClusterM = Cfg::kClusterM;
@@ -229,14 +236,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         save_partial<kN>(partials + static_cast<long long>(mine) * kN / 8 * 128, acc, thread);
         __threadfence();
         sync_threads(barrier_id, 128);
-        if (thread == 0) flag_set(&flags[mine]);
+        if (thread == 0) flag_set(&flags[mine], launch);
         continue;
       }
       // Fix up: the other parts' sums, in the fixed order.
       const int2 from = contributors(division, cluster, part);
       for (int g = from.x; g < from.y; ++g) {
         const int theirs = slot_of(g);
-        if (thread == 0) flag_wait_and_clear(&flags[theirs]);
+        if (thread == 0) flag_wait(&flags[theirs], launch);
         sync_threads(barrier_id, 128);
         add_partial<kN>(partials + static_cast<long long>(theirs) * kN / 8 * 128, acc, thread);
       }
@@ -318,6 +325,15 @@ Division divide(const Matrix& c, int k, Scheme scheme) {
   return d;
 }
 
+// A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
+// value of a flag a workspace starts with.
+unsigned next_launch_number() {
+  static std::atomic<unsigned> last{0};
+  unsigned number = ++last;
+  while (number == 0) number = ++last;
+  return number;
+}
+
 template <class Cfg, Scheme kScheme>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const bool tma_store = allows_tma_store(c);
@@ -336,7 +352,7 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   Launch<Cfg> grid(blocks);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, c, division,
                                 reinterpret_cast<float4*>(workspace.partials()),
-                                workspace.flags()));
+                                workspace.flags(), next_launch_number()));
 }
 
 // The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill

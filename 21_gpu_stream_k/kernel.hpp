@@ -39,8 +39,9 @@ std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
 
 // Where the parts of split tiles meet: FP32 partial tiles and one flag per partial. Allocated
 // once, on the current device, large enough for every shape and variant (a 128 x 256 FP32 tile
-// for each of its SMs), and reused by every launch: a launch leaves the flags clear, as it found
-// them. Launches that use it must not overlap: queue them on one stream (the default, as the
+// for each of its SMs), and reused by every launch: each launch sets the flags to its own
+// number, so flags left by another launch, even one killed mid-way, never count as set.
+// Launches that use it must not overlap: queue them on one stream (the default, as the
 // programs and tests do); launches on two streams at once need two workspaces. Not copyable.
 class StreamKWorkspace {
  public:

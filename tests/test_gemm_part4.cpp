@@ -34,6 +34,7 @@
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
 #include "common/operand_path.hpp"
+#include "busy_sms.hpp"
 #include "guarded_layouts.hpp"
 #include "test_support.hpp"
 
@@ -492,6 +493,87 @@ TEST_CASE("21 Stream-K: bit-identical results run after run",
                                         "128x256_c2_stream", "128x128_c1_stream"},
                                        workspace),
                      repeat);
+}
+
+// The variants of stage 21 that divide tiles, on a shape where each does (384 x 512 x 4136:
+// 65 slices over a few tiles), on inputs laid out as kAlignedPadding (TMA). `around_launch`
+// gets each variant's launch, which poisons C first; C is checked by require_product after.
+void require_dividing_variants_right(
+    const StreamKWorkspace& workspace, const std::vector<std::string>& names,
+    const std::function<void(const std::function<void()>& launch)>& around_launch) {
+  const test::GemmCase shape{384, 512, 4136};
+  HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
+  HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
+  Bf16Operand a_device = place(a.view(), kAlignedPadding);
+  Bf16Operand b_device = place(b.view(), kAlignedPadding);
+  DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kAlignedPadding, shape.m, shape.n);
+  const Matrix c = view_in(c_buffer.view(), kAlignedPadding, shape.m, shape.n);
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    around_launch([&] {
+      c_buffer.poison();
+      REQUIRE(launch_gemm_stream_k(name, a_device.view, b_device.view, c, workspace) ==
+              OperandPath::tma);
+    });
+    CUDA_CHECK(cudaDeviceSynchronize());
+    require_product(a_device.rounded.view(), b_device.rounded.view(),
+                    a_device.rounded_host.view(), b_device.rounded_host.view(), c_buffer,
+                    kAlignedPadding, shape);
+  }
+}
+
+// A launch killed or faulted mid-way leaves flags set and partial sums in the workspace; the
+// next launch must neither take those flags for its own nor add those sums. Before each
+// launch here, every flag holds the largest value the launch before left in any flag (what a
+// launch that saved every part and finished no tile would leave), at least 1, and every
+// partial sum is NaN.
+TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the right result",
+          "[gpu][sm90][stage21]") {
+  const StreamKWorkspace workspace;
+  const std::size_t flag_count = 2 * static_cast<std::size_t>(workspace.blocks());
+  const std::size_t partial_bytes = 128 * 256 * sizeof(float) * workspace.blocks();
+  require_dividing_variants_right(
+      workspace,
+      {stream_k_configs().front(), "128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream",
+       "128x64_c1_split"},
+      [&](const std::function<void()>& launch) {
+        launch();  // a launch that finishes, then its leftovers made dirty
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<int> flags(flag_count);
+        CUDA_CHECK(cudaMemcpy(flags.data(), workspace.flags(), flag_count * sizeof(int),
+                              cudaMemcpyDeviceToHost));
+        const int left = std::max(1, *std::max_element(flags.begin(), flags.end()));
+        std::fill(flags.begin(), flags.end(), left);
+        CUDA_CHECK(cudaMemcpy(workspace.flags(), flags.data(), flag_count * sizeof(int),
+                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, partial_bytes));
+        launch();
+      });
+}
+
+// A part that waits for a part of a block started after its own hangs where the GPU holds
+// fewer blocks than the grid: beside another program's kernel, or under an MPS limit. Here a
+// kernel holds every SM but one (test::BusySms), so the grid's blocks run one at a time, in
+// order; every dividing variant without clusters must still finish (clusters of two need two
+// free SMs of one GPC, which the spinning blocks may not leave), and be right.
+TEST_CASE("21 Stream-K: finishes beside a kernel that holds every SM but one",
+          "[gpu][sm90][stage21][beside_busy_sms]") {
+  const StreamKWorkspace workspace;
+  require_dividing_variants_right(
+      workspace, {"128x128_c1_stream", "128x128_c1_split", "128x64_c1_split"},
+      [](const std::function<void()>& launch) {
+        // A kernel's first launch loads its code (CUDA's lazy loading), which waits for the GPU
+        // to be idle: beside the spinning kernel, for ever. So each variant runs once before.
+        launch();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        bool finished = false;
+        {
+          test::BusySms busy(1);
+          launch();
+          finished = test::default_stream_finishes_within(20.0);
+        }  // the spinning blocks end here, so a hung product ends too
+        REQUIRE(finished);
+      });
 }
 
 // Stage 20's variant: FP32 operands rounded to TF32 values (so the reference's products
