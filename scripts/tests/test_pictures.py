@@ -1,0 +1,97 @@
+"""scripts/pictures.py: every committed picture is what the kernels' sources draw today, each is
+shown by a page of its folder, a constant changed in a source changes its picture, and a
+pattern no longer found in a source stops the script with the file and what it looked for."""
+import os
+import re
+import shutil
+import unittest
+
+from support import REPO, ScriptTest
+
+import pictures
+
+
+class PicturesTest(ScriptTest):
+    def copy_of_the_sources(self, name="repo"):
+        """The sources pictures.py reads and the pictures it writes, in a folder of this test's
+        called name."""
+        root = os.path.join(self.folder, name)
+        for path in pictures.SOURCES + tuple(path for path, _ in pictures.PICTURES):
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            shutil.copy(os.path.join(REPO, path), os.path.join(root, path))
+        return root
+
+    def pictures(self, *args):
+        return self.run_script("scripts/pictures.py", *args)
+
+    def edit(self, root, path, pattern, replace):
+        """Rewrites the copy's source at path with pattern's first match replaced."""
+        full = os.path.join(root, path)
+        with open(full) as f:
+            text = f.read()
+        edited = re.sub(pattern, replace, text, count=1)
+        self.assertNotEqual(edited, text, f"{path} has no {pattern}")
+        with open(full, "w") as f:
+            f.write(edited)
+
+    def test_every_committed_picture_matches_its_sources(self):
+        done = self.pictures("--check")
+        self.assertEqual(done.returncode, 0,
+                         done.stdout + done.stderr + "\nrun: python3 scripts/pictures.py")
+
+    def test_each_picture_says_it_is_generated_and_its_page_shows_it(self):
+        for path, _ in pictures.PICTURES:
+            with self.subTest(picture=path):
+                with open(os.path.join(REPO, path)) as f:
+                    head = f.read().splitlines()[:5]
+                self.assertTrue(any("generated" in line for line in head), head)
+                folder, name = path.split("/pictures/")
+                pages = [os.path.join(REPO, folder, page) for page in ("README.md", "PRIMER.md")]
+                shown = []
+                for page in filter(os.path.isfile, pages):
+                    with open(page) as f:
+                        shown += re.findall(r"!\[([^\]]+)\]\(pictures/" + re.escape(name) + r"\)",
+                                            f.read())
+                self.assertEqual(len(shown), 1, f"no page of {folder} shows {name} once, with alt text")
+
+    def test_a_changed_constant_changes_its_picture(self):
+        root = self.copy_of_the_sources()
+        self.assertEqual(self.pictures("--check", "--root", root).returncode, 0)
+        # Stage 18's default groups of tile rows (GroupM): only the tile order shows them.
+        self.edit(root, pictures.STAGE_18, r"(launch_persistent<Bf16Operands, Tiling<)(\d+)(, true>>)",
+                  lambda m: m[1] + ("4" if m[2] != "4" else "2") + m[3])
+        done = self.pictures("--check", "--root", root)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(done.stdout.strip(),
+                         "differs from its sources: 18_gpu_persistent/pictures/tile_order.svg")
+        self.assertEqual(self.pictures("--root", root).returncode, 0)
+        self.assertEqual(self.pictures("--check", "--root", root).returncode, 0)
+
+    def test_a_constant_no_longer_found_stops_the_script(self):
+        cases = (
+            (pictures.WARPGROUP, r"constexpr int kSliceK = ", "constexpr int kSliceDepth = ",
+             "common/hopper/warpgroup.cuh: no kSliceK"),
+            (pictures.STAGE_21, r"constexpr int kMaxSplit = ", "constexpr int kMostWays = ",
+             "21_gpu_stream_k/kernel.cu: no kMaxSplit"),
+            # Found, but not the shape whose fragments the picture draws.
+            (pictures.MMA_TILE, r"m16n8k16\.row\.col", "m16n8k8.row.col",
+             "mma.sync is m16n8k8"),
+        )
+        for index, (path, pattern, replace, words) in enumerate(cases):
+            with self.subTest(source=path):
+                root = self.copy_of_the_sources(f"repo{index}")
+                self.edit(root, path, pattern, replace)
+                for args in (("--check",), ()):
+                    self.assert_clear_failure(self.pictures(*args, "--root", root), 2, words)
+
+    def test_a_picture_nothing_writes_is_found(self):
+        root = self.copy_of_the_sources()
+        shutil.copy(os.path.join(root, pictures.PICTURES[0][0]),
+                    os.path.join(root, "22_gpu_fp8", "pictures", "old.svg"))
+        done = self.pictures("--check", "--root", root)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout.strip(), "no picture writes it: 22_gpu_fp8/pictures/old.svg")
+
+
+if __name__ == "__main__":
+    unittest.main()
