@@ -4,7 +4,7 @@
 #include <string>
 
 #include "01_cpu_naive/kernel.hpp"
-#include "common/harness/gemm_bench.hpp"
+#include "common/harness/cpu_gemm_bench.hpp"
 #include "common/harness/program.hpp"
 #include "common/host_matrix.hpp"
 

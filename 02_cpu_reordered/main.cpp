@@ -3,7 +3,7 @@
 //   build/bin/02_cpu_reordered --help
 #include "02_cpu_reordered/kernel.hpp"
 #include "common/baselines.hpp"
-#include "common/harness/gemm_bench.hpp"
+#include "common/harness/cpu_gemm_bench.hpp"
 #include "common/harness/program.hpp"
 
 namespace {

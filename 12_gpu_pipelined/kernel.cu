@@ -1,8 +1,4 @@
-// Stage 12: software pipelining. Stage 11's loop is load slice -> barrier -> compute ->
-// barrier: while a block waits for global memory its FMA units idle. Here the two overlap:
-// copies are issued asynchronously (cp.async, which also skips the trip through registers)
-// into a ring of STAGES shared-memory buffers, so slices kt+1 .. kt+STAGES-1 are in flight
-// while slice kt is computed. The warp tiling (block -> warp -> 4x4 pieces) is stage 11's.
+// Stage 12: software pipelining, stage 11's warp tiles fed by a cp.async ring of slices (README).
 #include "12_gpu_pipelined/kernel.hpp"
 
 #include <algorithm>
@@ -15,25 +11,19 @@
 namespace ladder {
 namespace {
 
-// The supporting details of the pipeline, each a switch so that --ablate can turn one off
-// alone and measure what it is worth (results/12_gpu_pipelined/ablation.md). DefaultFeatures has
-// them all on except the cross-slice prefetch: tried, it loses (the notes give the measurement).
+// The pipeline's supporting details, each a switch that --ablate turns off alone to measure it.
 template <int GROUP_M_, bool ASYNC_COPIES_, bool DOUBLE_FRAGMENTS_, bool ONE_BARRIER_,
           bool LAUNCH_BOUNDS_, bool CROSS_SLICE_PREFETCH_>
 struct Features {
-  // Tile rows per rasterisation group (1: row order); no effect measured at 4096^3 and 8192^3
-  // on the H100, kept because it costs nothing.
-  static constexpr int GROUP_M = GROUP_M_;
+  static constexpr int GROUP_M = GROUP_M_;                     // tile rows per raster group
   static constexpr bool ASYNC_COPIES = ASYNC_COPIES_;          // cp.async, not loads + stores
   static constexpr bool DOUBLE_FRAGMENTS = DOUBLE_FRAGMENTS_;  // step k+1 loaded before k runs
   static constexpr bool ONE_BARRIER = ONE_BARRIER_;  // not two per slice: the ring makes one do
   static constexpr bool LAUNCH_BOUNDS = LAUNCH_BOUNDS_;  // ptxas budgets for MIN_BLOCKS per SM
-  // The next slice's first fragments loaded across the barrier (needs double fragments, one
-  // barrier and at least three stages; without them the plain loop runs).
-  static constexpr bool CROSS_SLICE_PREFETCH =
-      CROSS_SLICE_PREFETCH_ && DOUBLE_FRAGMENTS && ONE_BARRIER;
+  static constexpr bool CROSS_SLICE_PREFETCH = CROSS_SLICE_PREFETCH_;  // see block_tile
 };
 using DefaultFeatures = Features<8, true, true, true, true, false>;
+using Prefetch = Features<8, true, true, true, true, true>;
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int THREADS_,
           int STAGES_, int MIN_BLOCKS_>
@@ -44,27 +34,17 @@ struct Tiling {
   static constexpr int LC = WN / TN, LR = 32 / LC;        // a warp's lanes: LR rows x LC columns
   static constexpr int WMITER = TM / 4, WNITER = TN / 4;  // 4x4 pieces per thread
   static constexpr int WSUBM = LR * 4, WSUBN = LC * 4;    // between a thread's pieces
-  // Transposed A, padded: a warp's 4-byte copies of A (32 / BK rows x BK k) then fall in
-  // 32 different banks at BK = 8, and two to a bank at BK = 16.
-  static constexpr int A_PITCH = BM + 4;
-  static constexpr int A_FLOATS = BK * A_PITCH;
-  static constexpr int STAGE_FLOATS = A_FLOATS + BK * BN;
-  static constexpr int SMEM_BYTES = STAGES * STAGE_FLOATS * 4;
+  // Transposed A, rows padded: a warp's 4-byte copies of A fall 1 per bank at BK 8, 2 at BK 16.
+  static constexpr int A_PITCH = BM + 4, A_FLOATS = BK * A_PITCH;
+  static constexpr int STAGE_FLOATS = A_FLOATS + BK * BN, SMEM_BYTES = STAGES * STAGE_FLOATS * 4;
   static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4 x 4 pieces");
   static_assert(LR * LC == 32 && WM == LR * TM, "a warp's lanes cover its warp tile exactly");
-  static_assert(BM * BK % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "even split of copies");
   static_assert(STAGES >= 2, "a pipeline needs at least two buffers");
   static_assert(BM <= kEdgeRows, "edge blocks address at most kEdgeRows rows past a matrix");
-  // The same tiling with another number of stages (the stages ablation).
-  template <int S>
-  using WithStages = Tiling<BM_, BN_, BK_, WM_, WN_, TM_, TN_, THREADS_, S, MIN_BLOCKS_>;
 };
 
-// ---- asynchronous copies (cp.async on sm_80+, plain loads and stores before) ------------------
-// Given src_bytes < copy size, cp.async reads only src_bytes and zero-fills the rest: edge tiles
-// get their zeros without reading past the matrix. F::ASYNC_COPIES off (an ablation) takes the
-// plain path on every GPU.
+// cp.async on sm_80+; plain loads and stores on older GPUs and in the plain-copies ablation.
 #if __CUDA_ARCH__ >= 800
 constexpr bool kHasCpAsync = true;
 #else
@@ -104,7 +84,6 @@ __device__ void commit_copies() {
   }
 }
 
-// Waits until at most PENDING committed groups of this thread's copies are still in flight.
 template <class F, int PENDING>
 __device__ void wait_copies() {
   if constexpr (F::ASYNC_COPIES && kHasCpAsync) {
@@ -112,40 +91,32 @@ __device__ void wait_copies() {
   }
 }
 
-// ---- load tile: one BK slice of A (transposed) and B into one stage of the ring -------------
-// What does not change from slice to slice is worked out once per block, so the main loop keeps
-// few registers for addresses: the accumulators and double-buffered fragments take
-// 64 + 2 x (8 + 8) = 96 of the 128 registers that two resident blocks of 256 threads leave.
+// Copies slices of A (transposed) and B into the ring. What does not change from slice to slice
+// is worked out once, so few registers hold addresses: the accumulators and double fragments
+// take 64 + 2 x (8 + 8) = 96 of the 128 registers that two blocks of 256 threads per SM leave.
 template <class T, class F, bool VEC>
 struct SliceLoader {
-  // A, one float at a time: the transposition happens in the copy (as[k][m]). BK
-  // consecutive threads copy one row's slice of BK floats, whole 32-byte sectors.
-  static constexpr int A_ROWS_PER_PASS = T::THREADS / T::BK;
-  static constexpr int A_PASSES = T::BM / A_ROWS_PER_PASS;
+  // A, one float at a time into as[k][m]: BK consecutive threads read whole 32-byte sectors.
+  static constexpr int A_ROWS_PER_PASS = T::THREADS / T::BK, A_PASSES = T::BM / A_ROWS_PER_PASS;
   // B: W floats per copy (16 bytes on the vector path), rows of bs as in global memory.
-  static constexpr int W = VEC ? 4 : 1;
-  static constexpr int B_THREADS_PER_ROW = T::BN / W;
+  static constexpr int W = VEC ? 4 : 1, B_THREADS_PER_ROW = T::BN / W;
   static constexpr int B_ROWS_PER_PASS = T::THREADS / B_THREADS_PER_ROW;
   static constexpr int B_PASSES = T::BK / B_ROWS_PER_PASS;
   static_assert(T::THREADS % T::BK == 0 && T::BM % A_ROWS_PER_PASS == 0, "even split of A");
   static_assert(T::THREADS % B_THREADS_PER_ROW == 0 && T::BK % B_ROWS_PER_PASS == 0,
                 "even split of B");
 
-  const float* a_src;  // this thread's first element of A in the current slice
-  const float* b_src;  // ... and of B
-  int a_pass_step;     // elements between passes: A_ROWS_PER_PASS rows of a
-  int b_pass_step;
-  int b_slice_step;    // elements between slices of B: BK rows of b
-  unsigned as_dst, bs_dst;  // shared-memory offsets (bytes) of this thread's first copy
-  int row0, col0;           // the block tile's corner, for the bounds tests of edge blocks
+  const float *a_src, *b_src;    // this thread's first elements of A and B in slice 0
+  int a_pass_step, b_pass_step;  // elements between passes: A_/B_ROWS_PER_PASS rows
+  int b_slice_step;              // elements between slices of B: BK rows of b
+  unsigned as_dst, bs_dst;       // shared-memory offsets (bytes) of this thread's first copy
+  int row0, col0;                // the block tile's corner, for the bounds tests of edge blocks
 
   __device__ SliceLoader(const Matrix& a, const Matrix& b, int row0_, int col0_)
       : row0(row0_), col0(col0_) {
     const int t = threadIdx.x;
-    const int a_k = t % T::BK;
-    const int a_r = t / T::BK;
-    const int b_k = t / B_THREADS_PER_ROW;
-    const int b_n = t % B_THREADS_PER_ROW * W;
+    const int a_k = t % T::BK, a_r = t / T::BK;
+    const int b_k = t / B_THREADS_PER_ROW, b_n = t % B_THREADS_PER_ROW * W;
     a_src = a.data + (row0 + a_r) * a.stride + a_k;
     b_src = b.data + b_k * b.stride + col0 + b_n;
     a_pass_step = A_ROWS_PER_PASS * a.stride;
@@ -155,9 +126,8 @@ struct SliceLoader {
     bs_dst = 4 * (T::A_FLOATS + b_k * T::BN + b_n);
   }
 
-  // Copies slice k0 into the stage at `stage`. GUARD (edge blocks and a partial last slice
-  // only): bounds tests, whose inputs are recomputed from threadIdx here rather than kept in
-  // registers through the main loop.
+  // Copies slice k0 into `stage`. GUARD (edge blocks and a partial last slice only): bounds
+  // tests, their inputs recomputed from threadIdx rather than kept in registers.
   template <bool GUARD>
   __device__ void load(const Matrix& a, const Matrix& b, int k0, float* stage) const {
     const int t = threadIdx.x;
@@ -189,7 +159,6 @@ struct SliceLoader {
   }
 };
 
-// ---- compute: one BK step of outer products from the register fragments ----------------------
 template <class T>
 __device__ void load_fragments(const float* as, const float* bs, int k, int a_off, int b_off,
                                float (&a_frag)[T::TM], float (&b_frag)[T::TN]) {
@@ -212,14 +181,12 @@ __device__ void outer_product(const float (&a_frag)[T::TM], const float (&b_frag
     for (int j = 0; j < T::TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
 }
 
-// One slice with the fragments of step k+1 loaded before step k's FMAs, so shared-memory
-// latency hides behind the 64 FMAs that use the registers loaded earlier.
+// One slice, step k+1's fragments loaded before step k's FMAs, which hide their latency.
 template <class T, class F>
 __device__ void compute_slice(const float* as, const float* bs, int a_off, int b_off,
                               float (&acc)[T::TM][T::TN]) {
   if constexpr (F::DOUBLE_FRAGMENTS) {
-    float a_frag[2][T::TM];
-    float b_frag[2][T::TN];
+    float a_frag[2][T::TM], b_frag[2][T::TN];
     load_fragments<T>(as, bs, 0, a_off, b_off, a_frag[0], b_frag[0]);
 #pragma unroll
     for (int k = 0; k < T::BK; ++k) {
@@ -231,15 +198,14 @@ __device__ void compute_slice(const float* as, const float* bs, int a_off, int b
   } else {  // ablation: load, then multiply, as stage 11 does
 #pragma unroll
     for (int k = 0; k < T::BK; ++k) {
-      float a_frag[T::TM];
-      float b_frag[T::TN];
+      float a_frag[T::TM], b_frag[T::TN];
       load_fragments<T>(as, bs, k, a_off, b_off, a_frag, b_frag);
       outer_product<T>(a_frag, b_frag, acc);
     }
   }
 }
 
-// ---- store: as stage 11 (edge blocks store one float at a time) ------------------------------
+// As stage 11: edge blocks store one float at a time.
 template <class T, bool VEC, bool GUARD>
 __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::TM][T::TN]) {
 #pragma unroll
@@ -263,19 +229,16 @@ __device__ void store_c(const Matrix& c, int r0, int c0, const float (&acc)[T::T
   }
 }
 
-// ---- the block's main loop: the ring of slices ------------------------------------------------
 template <class T, class F, bool VEC, bool EDGE>
 __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, int row0, int col0,
                            float* smem) {
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int a_off = warp / T::WARPS_N * T::WM + lane / T::LC * 4;
   const int b_off = warp % T::WARPS_N * T::WN + lane % T::LC * 4;
   const int k_extent = a.width;
   const int k_tiles = (k_extent + T::BK - 1) / T::BK;
 
   const SliceLoader<T, F, VEC> loader(a, b, row0, col0);
-  // Slice kt lives in stage kt % STAGES.
   auto load = [&](int kt, int stage) {
     float* buffer = smem + stage * T::STAGE_FLOATS;
     const int k0 = kt * T::BK;
@@ -286,8 +249,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
     }
   };
 
-  // Prologue: fill STAGES-1 buffers. Every thread commits one group per slot, even an empty
-  // one, so the number of groups still pending always says which slices have landed.
+  // Prologue: STAGES-1 slices, a group committed per slot even if empty (README: Pitfalls).
 #pragma unroll
   for (int s = 0; s < T::STAGES - 1; ++s) {
     if (s < k_tiles) load(s, s);
@@ -295,18 +257,15 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
   }
 
   float acc[T::TM][T::TN] = {};
-  int read_stage = 0;
-  int write_stage = T::STAGES - 1;
-  if constexpr (F::CROSS_SLICE_PREFETCH && T::STAGES >= 3) {
-    static_assert(T::BK % 2 == 0, "the last step of a slice uses fragment buffer 1");
-    // The barrier sits before the LAST step of each slice instead of before the first: by
-    // then that step's fragments are in registers, so the first fragments of the next
-    // slice are loaded right after the barrier and their latency hides behind the last
-    // step's FMAs, instead of every slice starting with a wait on shared memory.
+  int read_stage = 0, write_stage = T::STAGES - 1;  // slice kt is read from stage kt % STAGES
+  if constexpr (F::CROSS_SLICE_PREFETCH) {
+    static_assert(F::DOUBLE_FRAGMENTS && F::ONE_BARRIER && T::STAGES >= 3 && T::BK % 2 == 0,
+                  "the prefetch loop needs double fragments, one barrier, 3 stages and an even BK");
+    // The barrier sits before the LAST step of each slice, so the next slice's first fragments,
+    // loaded right after it, hide their latency behind that step's FMAs.
     wait_copies<F, T::STAGES - 2>();  // slice 0 has landed
     __syncthreads();
-    float a_frag[2][T::TM];
-    float b_frag[2][T::TN];
+    float a_frag[2][T::TM], b_frag[2][T::TN];
     load_fragments<T>(smem, smem + T::A_FLOATS, 0, a_off, b_off, a_frag[0], b_frag[0]);
     for (int kt = 0; kt < k_tiles; ++kt) {
       const float* as = smem + read_stage * T::STAGE_FLOATS;
@@ -316,8 +275,7 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
                           b_frag[(k + 1) % 2]);
         outer_product<T>(a_frag[k % 2], b_frag[k % 2], acc);
       }
-      // Slice kt+1 has landed (mine, then everyone's); everyone has finished reading slice
-      // kt-1, whose buffer takes slice kt+STAGES-1. BK is even: the last step uses buffer 1.
+      // Slice kt+1 has landed, and slice kt-1's buffer is free for slice kt+STAGES-1.
       wait_copies<F, T::STAGES - 3>();
       __syncthreads();
       if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
@@ -332,10 +290,8 @@ __device__ void block_tile(const Matrix& a, const Matrix& b, const Matrix& c, in
     }
   } else {
     for (int kt = 0; kt < k_tiles; ++kt) {
-      wait_copies<F, T::STAGES - 2>();  // my copies of slice kt are done ...
-      // ... and everyone's; also everyone has finished computing slice kt-1, whose buffer
-      // (write_stage) is refilled next.
-      __syncthreads();
+      wait_copies<F, T::STAGES - 2>();  // my copies of slice kt have landed ...
+      __syncthreads();  // ... and everyone's, and slice kt-1's buffer (write_stage) is free
       if (kt + T::STAGES - 1 < k_tiles) load(kt + T::STAGES - 1, write_stage);
       commit_copies<F>();
       const float* as = smem + read_stage * T::STAGE_FLOATS;
@@ -354,13 +310,10 @@ __global__ void __launch_bounds__(T::THREADS, F::LAUNCH_BOUNDS ? T::MIN_BLOCKS :
     gemm_pipelined(Matrix a, Matrix b, Matrix c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment for cp.async and LDS.128
   float* smem = reinterpret_cast<float*>(smem4);
-  // Rasterisation in groups of GROUP_M tile rows (common/tile_order.cuh).
   const int tiles_m = (c.height + T::BM - 1) / T::BM;
   const int tiles_n = (c.width + T::BN - 1) / T::BN;
-  const TileOrigin origin =
+  const auto [row0, col0] =
       grouped_tile_origin(blockIdx.x, tiles_m, tiles_n, F::GROUP_M, T::BM, T::BN);
-  const int row0 = origin.row;
-  const int col0 = origin.col;
   if (row0 + T::BM <= c.height && col0 + T::BN <= c.width) {
     block_tile<T, F, VEC, false>(a, b, c, row0, col0, smem);
   } else {
@@ -368,52 +321,45 @@ __global__ void __launch_bounds__(T::THREADS, F::LAUNCH_BOUNDS ? T::MIN_BLOCKS :
   }
 }
 
-template <class T, class F, bool VEC>
-void launch_kernel(Matrix a, Matrix b, Matrix c) {
-  // Above 48 KiB a kernel must ask for its dynamic shared memory. The setting belongs to the
-  // current device and a cudaDeviceReset clears it, so it is made on every launch (a host call
-  // of about a microsecond, which overlaps the previous kernel).
-  CUDA_CHECK(cudaFuncSetAttribute(gemm_pipelined<T, F, VEC>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, T::SMEM_BYTES));
-  // A 1D grid: the kernel maps block numbers to tiles itself, in groups of GROUP_M rows.
-  const long long tiles = static_cast<long long>((c.height + T::BM - 1) / T::BM) *
-                          ((c.width + T::BN - 1) / T::BN);
-  gemm_pipelined<T, F, VEC><<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
-}
+using Launch = OperandPath (*)(Matrix a, Matrix b, Matrix c);
 
 template <class T, class F = DefaultFeatures>
-void launch(OperandPath path, Matrix a, Matrix b, Matrix c) {
-  if (path == OperandPath::sixteen_byte) {
-    launch_kernel<T, F, true>(a, b, c);
-  } else {
-    launch_kernel<T, F, false>(a, b, c);
-  }
+OperandPath launch(Matrix a, Matrix b, Matrix c) {
+  // A is copied 4 bytes at a time (transposed): only B and C need 16-byte aligned rows.
+  const OperandPath path = float4_path({b, c});
+  if (c.empty()) return path;
+  const auto kernel =
+      path == OperandPath::sixteen_byte ? gemm_pipelined<T, F, true> : gemm_pipelined<T, F, false>;
+  // A ring over 48 KiB must be asked for, on every launch since a cudaDeviceReset clears it.
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, T::SMEM_BYTES));
+  // A 1D grid: the kernel maps block numbers to tiles itself (grouped_tile_origin).
+  const long long tiles = static_cast<long long>((c.height + T::BM - 1) / T::BM) *
+                          ((c.width + T::BN - 1) / T::BN);
+  kernel<<<static_cast<unsigned>(tiles), T::THREADS, T::SMEM_BYTES>>>(a, b, c);
+  CUDA_CHECK_LAUNCH();
+  return path;
 }
 
 struct Candidate {
   const char* name;
-  void (*launch)(OperandPath, Matrix, Matrix, Matrix);
-  int shared_bytes;  // the ring's size per block
-  int bm, bn;        // the block tile, for the wave rule
-  int min_blocks;    // blocks per SM asked of __launch_bounds__
+  Launch launch;
+  int shared_bytes;        // the ring's size per block
+  int bm, bn, min_blocks;  // the block tile and the blocks per SM asked of __launch_bounds__
+  double rate;             // GFLOP/s at 4096^3 on the H100 of the wave rule's choices; 0: not one
 };
 
 template <class T, class F = DefaultFeatures>
-constexpr Candidate candidate(const char* name) {
-  return Candidate{name, launch<T, F>, T::SMEM_BYTES, T::BM, T::BN, T::MIN_BLOCKS};
+constexpr Candidate candidate(const char* name, double rate = 0) {
+  return Candidate{name, launch<T, F>, T::SMEM_BYTES, T::BM, T::BN, T::MIN_BLOCKS, rate};
 }
-using Prefetch = Features<8, true, true, true, true, true>;
 
-// The first is the default: in the search on the H100 (results/12_gpu_pipelined/search.md),
-// within noise of the fastest at 4096^3 and 8192^3, and at least 89% of cuBLAS at 4095^3 and
-// 4097^3. Names: block tile BMxBNxBK, warp tile, thread tile, threads per block,
-// shared-memory stages, blocks per SM asked of __launch_bounds__; _pf: with the cross-slice
-// prefetch, which the smaller tilings afford without spilling on the 128-bit path
-// (results/resource_usage.txt).
+// The first is the default, and those with a rate the wave rule's choices, largest first
+// (results/12_gpu_pipelined/search.md). _pf: with the cross-slice prefetch (README).
 //                                                   BM   BN  BK  WM  WN  TM  TN thr st b/SM
 using Default = Tiling<128, 128, 16, 32, 64, 8, 8, 256, 3, 2>;
 const Candidate kCandidates[] = {
-    candidate<Default>("128x128x16_w32x64_t8x8_256_s3_b2"),
+    candidate<Default>("128x128x16_w32x64_t8x8_256_s3_b2", 46548),
     candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 3, 2>>("128x128x16_w64x32_t8x8_256_s3_b2"),
     candidate<Tiling<128, 128, 16, 64, 32, 8, 8, 256, 4, 2>>("128x128x16_w64x32_t8x8_256_s4_b2"),
     candidate<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 4, 2>>("128x128x16_w32x64_t8x8_256_s4_b2"),
@@ -423,62 +369,39 @@ const Candidate kCandidates[] = {
     candidate<Tiling<128, 128, 8, 64, 32, 8, 8, 256, 4, 2>>("128x128x8_w64x32_t8x8_256_s4_b2"),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>>("128x64x16_w64x32_t8x8_128_s3_b4"),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 3, 4>, Prefetch>(
-        "128x64x16_w64x32_t8x8_128_s3_b4_pf"),
+        "128x64x16_w64x32_t8x8_128_s3_b4_pf", 45872),
     candidate<Tiling<128, 64, 16, 64, 32, 8, 8, 128, 4, 4>>("128x64x16_w64x32_t8x8_128_s4_b4"),
     candidate<Tiling<128, 64, 8, 64, 32, 8, 8, 128, 3, 4>>("128x64x8_w64x32_t8x8_128_s3_b4"),
     candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 3, 8>>("64x64x16_w64x32_t8x8_64_s3_b8"),
     candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 4, 6>>("64x64x16_w64x32_t8x8_64_s4_b6"),
     candidate<Tiling<64, 64, 16, 64, 32, 8, 8, 64, 4, 6>, Prefetch>(
-        "64x64x16_w64x32_t8x8_64_s4_b6_pf"),
+        "64x64x16_w64x32_t8x8_64_s4_b6_pf", 46202),
     candidate<Tiling<128, 256, 8, 64, 64, 8, 16, 256, 3, 1>>("128x256x8_w64x64_t8x16_256_s3_b1"),
     candidate<Tiling<256, 128, 8, 64, 64, 16, 8, 256, 3, 1>>("256x128x8_w64x64_t16x8_256_s3_b1"),
     candidate<Tiling<128, 128, 8, 64, 64, 8, 16, 128, 3, 2>>("128x128x8_w64x64_t8x16_128_s3_b2"),
 };
 
-// The ablations: the default tiling with one supporting detail turned off, and with the
-// cross-slice prefetch turned on.
 //                                                   group async double one-barrier bounds prefetch
-const NamedLaunch<void (*)(OperandPath, Matrix, Matrix, Matrix)> kAblations[] = {
+const NamedLaunch<Launch> kAblations[] = {
     {"none", launch<Default>},
     {"group-1", launch<Default, Features<1, true, true, true, true, false>>},
     {"plain-copies", launch<Default, Features<8, false, true, true, true, false>>},
     {"single-fragments", launch<Default, Features<8, true, false, true, true, false>>},
     {"two-barriers", launch<Default, Features<8, true, true, false, true, false>>},
     {"no-launch-bounds", launch<Default, Features<8, true, true, true, false, false>>},
-    {"one-stage-fewer", launch<Default::WithStages<Default::STAGES - 1>>},
+    {"one-stage-fewer", launch<Tiling<128, 128, 16, 32, 64, 8, 8, 256, 2, 2>>},
     {"plus-prefetch", launch<Default, Prefetch>},
 };
 
-// The tilings the wave rule chooses from, largest first: the fastest of each block-tile
-// size, with their rates at 4096^3 on the H100 in GFLOP/s (results/12_gpu_pipelined/search.md).
-struct WaveRuleTiling {
-  const char* name;
-  double rate;
-};
-const WaveRuleTiling kWaveRuleTilings[] = {{"128x128x16_w32x64_t8x8_256_s3_b2", 46548},
-                                           {"128x64x16_w64x32_t8x8_128_s3_b4_pf", 45872},
-                                           {"64x64x16_w64x32_t8x8_64_s4_b6_pf", 46202}};
-
-// Shared memory the GPU keeps for itself in every block on sm_80 and newer (the CUDA C++
-// Programming Guide's table of compute capabilities: "reserved shared memory per block").
-constexpr int kReservedSharedBytes = 1024;
-
-const Candidate& find_candidate(const std::string& config) {
-  return find_config(kCandidates, config, "stage 12 has no tiling");
-}
-
-// A is always copied 4 bytes at a time (each float goes to its own row of the transposed
-// slice), so only B's copies and C's stores need 16-byte alignment.
-OperandPath pipelined_path(Matrix, Matrix b, Matrix c) { return float4_path({b, c}); }
+constexpr int kReservedSharedBytes = 1024;  // per block, sm_80+ (CUDA C++ Programming Guide)
 
 }  // namespace
 
 std::vector<std::string> pipelined_configs() { return config_names(kCandidates); }
-
 std::vector<std::string> pipelined_ablations() { return config_names(kAblations); }
 
 std::string pipelined_unfit_reason(const std::string& config) {
-  const int bytes = find_candidate(config).shared_bytes;
+  const int bytes = find_config(kCandidates, config, "stage 12 has no tiling").shared_bytes;
   const int limit = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
   if (bytes <= limit) return "";
   return "tiling " + config + " needs " + std::to_string(bytes) +
@@ -487,26 +410,20 @@ std::string pipelined_unfit_reason(const std::string& config) {
 
 std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_per_block,
                                  int shared_bytes_per_sm) {
-  // A wave is as many blocks as the GPU runs at once: SMs x blocks per SM. A grid of W waves
-  // takes about ceil(W) wave times however little of the last wave is filled (the tail), and
-  // a wave takes blocks-per-SM tiles' worth of work per SM at the tiling's rate. From two
-  // waves on, the tail is at most a third of the time and the largest tiles, the fastest
-  // each, stay; below that, smaller tiles, though slower each, can fill the waves better.
+  // The README's wave rule: time ~ waves rounded up x blocks per SM x tile area / rate.
   const char* best = nullptr;
   double best_time = 0;
-  for (const WaveRuleTiling& tiling : kWaveRuleTilings) {
-    const Candidate candidate = find_candidate(tiling.name);
-    if (candidate.shared_bytes > shared_bytes_per_block) continue;
-    const int fit = shared_bytes_per_sm / (candidate.shared_bytes + kReservedSharedBytes);
-    const int per_sm = std::min(candidate.min_blocks, fit);
+  for (const Candidate& tiling : kCandidates) {
+    if (tiling.rate == 0 || tiling.shared_bytes > shared_bytes_per_block) continue;
+    const int fit = shared_bytes_per_sm / (tiling.shared_bytes + kReservedSharedBytes);
+    const int per_sm = std::min(tiling.min_blocks, fit);
     if (per_sm < 1) continue;
-    const long long tiles = static_cast<long long>((m + candidate.bm - 1) / candidate.bm) *
-                            ((n + candidate.bn - 1) / candidate.bn);
+    const long long tiles =
+        static_cast<long long>((m + tiling.bm - 1) / tiling.bm) * ((n + tiling.bn - 1) / tiling.bn);
     const long long wave = static_cast<long long>(multiprocessors) * per_sm;
     const long long waves = (tiles + wave - 1) / wave;
     if (best == nullptr && tiles >= 2 * wave) return tiling.name;  // the largest fills waves
-    const double time =
-        static_cast<double>(waves) * per_sm * candidate.bm * candidate.bn / tiling.rate;
+    const double time = static_cast<double>(waves) * per_sm * tiling.bm * tiling.bn / tiling.rate;
     if (best == nullptr || time < best_time) {
       best = tiling.name;
       best_time = time;
@@ -528,22 +445,13 @@ OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b,
   if (const std::string reason = pipelined_unfit_reason(name); !reason.empty()) {
     throw UsageError(reason);
   }
-  const OperandPath path = pipelined_path(a, b, c);
-  if (c.empty()) return path;
-  find_candidate(name).launch(path, a, b, c);
-  CUDA_CHECK_LAUNCH();
-  return path;
+  return find_config(kCandidates, name, "stage 12 has no tiling").launch(a, b, c);
 }
 
 OperandPath launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
                                            Matrix c) {
   check_gemm_shapes(a, b, c);
-  const auto& entry = find_config(kAblations, ablation, "stage 12 has no ablation");
-  const OperandPath path = pipelined_path(a, b, c);
-  if (c.empty()) return path;
-  entry.launch(path, a, b, c);
-  CUDA_CHECK_LAUNCH();
-  return path;
+  return find_config(kAblations, ablation, "stage 12 has no ablation").launch(a, b, c);
 }
 
 }  // namespace ladder

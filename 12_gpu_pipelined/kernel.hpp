@@ -9,34 +9,24 @@
 
 namespace ladder {
 
-// The tilings this stage is built with, by name; the first is the one the wave rule keeps for
-// problems of two waves or more.
+// The tilings and the ablations (the default tiling, one detail off) by name, defaults first.
 std::vector<std::string> pipelined_configs();
+std::vector<std::string> pipelined_ablations();
 
-// The tiling "auto" stands for on an m x n product: the one the wave rule predicts fastest
-// on a GPU with this many SMs and this much shared memory per block and per SM, or, without
-// the last three, on the current device.
+// The tiling "auto" stands for on an m x n product: the wave rule's pick for a GPU with this
+// many SMs and this much shared memory per block and per SM, or for the current device.
 std::string pipelined_config_for(int m, int n, int multiprocessors, int shared_bytes_per_block,
                                  int shared_bytes_per_sm);
 std::string pipelined_config_for(int m, int n);
 
-// The ablations: the default tiling with one supporting detail of the pipeline turned off,
-// by name; the first, "none", turns nothing off.
-std::vector<std::string> pipelined_ablations();
-
-// Why the named tiling cannot run on the current device, or "" when it can: its ring needs
-// more shared memory per block than the GPU allows (the 4-stage 128x128x16 tilings need
-// 66,560 bytes, more than sm_75's 64 KB).
+// Why the tiling's ring does not fit the current device's shared memory per block, or "".
 std::string pipelined_unfit_reason(const std::string& config);
 
-// c = a * b on device views with the named tiling ("auto": pipelined_config_for), any sizes
-// and strides. Returns the path it took, once the kernel is queued: 128-bit copies of B and
-// stores of C when B and C allow float4, else 4-byte ones. An unknown tiling or mismatched
-// shapes throw std::invalid_argument, a tiling too large for this GPU UsageError, launch
-// errors CudaError.
+// c = a * b, any sizes and strides, with the named tiling ("auto" too) or the default one with
+// the named ablation. Returns the path taken once the kernel is queued (128-bit copies of B and
+// stores of C where both allow float4). Throws std::invalid_argument for an unknown name or
+// mismatched shapes, UsageError for a tiling too large for this GPU, CudaError for a failed launch.
 OperandPath launch_gemm_pipelined(const std::string& config, Matrix a, Matrix b, Matrix c);
-
-// c = a * b with the default tiling and the named ablation (pipelined_ablations).
 OperandPath launch_gemm_pipelined_ablation(const std::string& ablation, Matrix a, Matrix b,
                                            Matrix c);
 

@@ -8,13 +8,11 @@
 #include "20_gpu_tf32/tf32_swapped.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
-#include "common/errors.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
 #include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
-#include "common/tensor_map.hpp"
 #include "common/tensor_map_fp32.hpp"
 
 namespace ladder {
@@ -23,60 +21,39 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-// wgmma_k16 (common/hopper/warpgroup.cuh) for TF32 operands: 8 deep, A and B both K-major.
-template <int N>
-__device__ inline void wgmma_k8_tf32(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
-                                     int accumulate) {
-  static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
-  if constexpr (N == 192) wgmma_m64n192k8_tf32(d, a, b, accumulate);
-  if constexpr (N == 256) wgmma_m64n256k8_tf32(d, a, b, accumulate);
-}
-
-// multiply_slice (warpgroup.cuh) for the TF32 variant: a slice is 32 floats deep (the same
-// 128-byte rows), and B^T's slot is K-major like A's, so both descriptors step 32 bytes along
-// the rows (four k8 steps) with 8-row groups 1024 bytes apart.
-template <int N>
-__device__ inline void multiply_slice_tf32(const float* a_strip, const float* b_t_slot,
-                                           float (&acc)[N / 2], bool accumulate) {
-#pragma unroll
-  for (int k = 0; k < kSliceFloats / 8; ++k) {
-    const std::uint64_t a = descriptor(a_strip + k * 8, 16, kSwizzleAtomBytes);
-    const std::uint64_t b = descriptor(b_t_slot + k * 8, 16, kSwizzleAtomBytes);
-    wgmma_k8_tf32<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
-  }
-}
-
-// What the TF32 variant (FP32 users) multiplies: A and B^T, both K-major, since wgmma reads TF32
-// from shared memory only K-major (it has no transpose for TF32); B^T is B transposed by stage
-// 08's kernel. A slice is 128 bytes deep as BF16's (32 floats: one line of the 128-byte
-// swizzle), and a box of B^T 64 such lines (8 KB), so the ring, the barriers and the byte
-// counts are the same as for Bf16Operands (persistent.cuh).
+// What the ablation multiplies: A and B^T, both K-major. A slice is 128 bytes deep as BF16's
+// (32 floats), and a box of B^T 64 such rows (8 KB), so the ring, the barriers and the byte
+// counts are Bf16Operands' (persistent.cuh).
 struct Tf32Operands : RowsOfA {
   using View = Matrix;
-  static constexpr int kSliceK = kSliceFloats;  // 32 floats
+  static constexpr int kSliceK = kSliceFloats;
   // B^T's boxes: 32 K-columns x 64 rows (64 columns of B), at (column k0, row n) of B^T.
   static CUtensorMap b_map(const Matrix& b_t) { return make_tensor_map_2d(b_t, kSliceK, 64); }
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
+  // multiply_slice (warpgroup.cuh) for TF32: four k8 steps, each 32 bytes along the rows of
+  // both A and B^T.
   template <int N>
   __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
                                   float (&acc)[N / 2], bool accumulate) {
-    multiply_slice_tf32<N>(reinterpret_cast<const float*>(a_strip),
-                           reinterpret_cast<const float*>(b_slot), acc, accumulate);
+    static_assert(N == 192 || N == 256, "scripts/wgmma_wrappers.py writes TF32 n192 and n256");
+#pragma unroll
+    for (int k = 0; k < kSliceFloats / 8; ++k) {
+      const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
+      const std::uint64_t b = descriptor(b_slot + k * 32, 16, kSwizzleAtomBytes);
+      if constexpr (N == 192) wgmma_m64n192k8_tf32(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+      if constexpr (N == 256) wgmma_m64n256k8_tf32(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+    }
   }
 };
 
-// TF32: the default and its tilings, all on B as given (tf32_swapped.cu)...
+// The default and its tilings, all on B as given (tf32_swapped.cu)...
 const NamedLaunch<void (*)(Matrix a, Matrix b, Matrix c)> kTf32Variants[] = {
-    {"by_size",
-     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::by_size, a, b, c); }},
-    {"swapped_128x256_c2_g8",
-     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::pairs, a, b, c); }},
-    {"swapped_128x256_c1_g8",
-     [](Matrix a, Matrix b, Matrix c) { launch_tf32_swapped(SwappedTiling::alone, a, b, c); }},
+    {"by_size", launch_tf32_swapped_by_size},
+    {"swapped_128x256_c2_g8", launch_tf32_swapped_pairs},
+    {"swapped_128x256_c1_g8", launch_tf32_swapped_alone},
 };
 
-// ...and the ablation of the swap: this stage's kernel on A and B^T, both K-major, with the
-// tilings that change the most.
+// ...and the ablation: the persistent kernel on A and B^T, with the tilings that change the most.
 const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVariants[] = {
     {"transposed_by_size", launch_best<Tf32Operands>},
     {"transposed_128x256_c2_g8", launch_persistent<Tf32Operands, Wide>},
@@ -84,15 +61,14 @@ const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVari
      launch_persistent<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
     {"transposed_128x192_c2_g8", launch_persistent<Tf32Operands, Narrow>},
     {"transposed_128x192_c1_g8", launch_persistent<Tf32Operands, NarrowAlone>},
-    {"transposed_128x256_c1_g8", launch_persistent<Tf32Operands, WideAlone>},  // no cluster
+    {"transposed_128x256_c1_g8", launch_persistent<Tf32Operands, WideAlone>},
 };
 
 // An operand as TMA can read it: m itself where its rows start on 16-byte boundaries, else a
-// copy in rows of whole 128-byte lines (or of 16 bytes, where 128 would break the int rule),
-// made on the default stream in memory allocated on it (cudaMallocAsync) and freed there,
-// ordered after the product, which the launchers also queue on the default stream. The copy is
-// the layout's price, paid inside the call. The default pool keeps what is freed (its release
-// threshold raised), so that a repeated call does not map the memory again each time.
+// copy in rows of whole 128-byte lines (or of 16 bytes, where 128 would break the int rule).
+// The copy is allocated, made and freed on the default stream, ordered after the product,
+// which is queued there too. The default pool keeps what is freed (its release threshold
+// raised), so that a repeated call does not map the memory again each time.
 class TmaReadable {
  public:
   explicit TmaReadable(Matrix m) : view_(m) {
@@ -108,8 +84,8 @@ class TmaReadable {
     std::uint64_t keep = UINT64_MAX;
     CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
     void* copy = nullptr;
-    CUDA_CHECK(cudaMallocAsync(&copy, sizeof(float) * view_.stride *
-                                          static_cast<std::size_t>(m.height), nullptr));
+    CUDA_CHECK(cudaMallocAsync(
+        &copy, sizeof(float) * view_.stride * static_cast<std::size_t>(m.height), nullptr));
     copy_.reset(static_cast<float*>(copy));
     view_.data = copy_.get();
     CUDA_CHECK(cudaMemcpy2DAsync(view_.data, sizeof(float) * view_.stride, m.data,
@@ -127,30 +103,23 @@ class TmaReadable {
   std::unique_ptr<float, FreeOnStream> copy_;
 };
 
-// A (m x k), B^T (n x k) and C (m x n), and B^T's rows where TMA can read them: the workspace
-// is the caller's, and a stride that TMA cannot read is the caller's mistake.
-void check_tf32_operands(const Matrix& a, const Matrix& b_t, const Matrix& c) {
-  check_view(a);
-  check_view(b_t);
-  check_view(c);
-  if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
-    throw std::invalid_argument(
-        "stage 20: A (" + std::to_string(a.height) + "x" + std::to_string(a.width) +
-        "), B^T (" + std::to_string(b_t.height) + "x" + std::to_string(b_t.width) + ") and C (" +
-        std::to_string(c.height) + "x" + std::to_string(c.width) +
-        ") must be m x k, n x k and m x n");
+// Both launchers, past their own checks: C = 0 for K = 0 (the empty sums, as every other
+// launcher writes them), else `launch` on A and B as TMA can read them. B^T, the caller's
+// workspace, is checked to be readable, so it is never copied.
+OperandPath launch_on_readable_rows(void (*launch)(Matrix, Matrix, Matrix), Matrix a, Matrix b,
+                                    Matrix c) {
+  require_hopper();
+  if (c.empty()) return OperandPath::tma;
+  if (a.width == 0) {
+    CUDA_CHECK(
+        cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float), c.height));
+    return OperandPath::tma;
   }
-  if (!allows_float4(b_t)) {
-    throw std::invalid_argument(
-        "stage 20: the B^T workspace needs 16-byte-aligned rows (allows_float4); "
-        "transposed_b_stride(k) gives rows of whole 128-byte lines");
-  }
-}
-
-// C = 0 for K = 0, the empty sums, as every other launcher writes them.
-void clear(Matrix c) {
-  CUDA_CHECK(cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float),
-                          c.height));
+  const TmaReadable a_readable(a);
+  const TmaReadable b_readable(b);
+  launch(a_readable.view(), b_readable.view(), c);
+  return a_readable.copied() || b_readable.copied() ? OperandPath::tma_after_copy
+                                                    : OperandPath::tma;
 }
 
 }  // namespace
@@ -163,37 +132,31 @@ std::vector<std::string> tf32_transposing_configs() {
 
 int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
 
-OperandPath launch_gemm_tf32(const std::string& config, Matrix a, Matrix b,
-                                        Matrix c) {
+OperandPath launch_gemm_tf32(const std::string& config, Matrix a, Matrix b, Matrix c) {
   const auto& variant = find_config(kTf32Variants, config, "stage 20 has no variant");
   check_gemm_shapes(a, b, c);
-  require_hopper();
-  if (c.empty()) return OperandPath::tma;
-  if (a.width == 0) {
-    clear(c);
-    return OperandPath::tma;
-  }
-  const TmaReadable a_readable(a);
-  const TmaReadable b_readable(b);
-  variant.launch(a_readable.view(), b_readable.view(), c);
-  return a_readable.copied() || b_readable.copied() ? OperandPath::tma_after_copy
-                                                    : OperandPath::tma;
+  return launch_on_readable_rows(variant.launch, a, b, c);
 }
 
-OperandPath launch_gemm_tf32_transposed(const std::string& config, Matrix a,
-                                                   Matrix b_t, Matrix c) {
-  const auto& variant = find_config(kTf32TransposingVariants, config,
-                                    "stage 20 has no variant from B^T");
-  check_tf32_operands(a, b_t, c);
-  require_hopper();
-  if (c.empty()) return OperandPath::tma;
-  if (a.width == 0) {
-    clear(c);
-    return OperandPath::tma;
+OperandPath launch_gemm_tf32_transposed(const std::string& config, Matrix a, Matrix b_t, Matrix c) {
+  const auto& variant =
+      find_config(kTf32TransposingVariants, config, "stage 20 has no variant from B^T");
+  check_view(a);
+  check_view(b_t);
+  check_view(c);
+  auto shape = [](const Matrix& m) {
+    return std::to_string(m.height) + "x" + std::to_string(m.width);
+  };
+  if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
+    throw std::invalid_argument("stage 20: A (" + shape(a) + "), B^T (" + shape(b_t) + ") and C (" +
+                                shape(c) + ") must be m x k, n x k and m x n");
   }
-  const TmaReadable a_readable(a);
-  variant.launch(a_readable.view(), b_t, c);
-  return a_readable.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
+  if (!allows_float4(b_t)) {
+    throw std::invalid_argument(
+        "stage 20: the B^T workspace needs 16-byte-aligned rows (allows_float4); "
+        "transposed_b_stride(k) gives rows of whole 128-byte lines");
+  }
+  return launch_on_readable_rows(variant.launch, a, b_t, c);
 }
 
 }  // namespace ladder

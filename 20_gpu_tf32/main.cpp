@@ -26,37 +26,24 @@ using ladder::Matrix;
 // B the transposing variants can take. The program takes no larger K for those variants.
 constexpr int kMaxTransposedK = 65535 * 32;
 
-bool any_selected(const std::string& config, const std::vector<std::string>& names) {
-  return std::any_of(names.begin(), names.end(),
-                     [&](const std::string& name) { return ladder::config_selected(config, name); });
+// Whether --config runs the swap's ablation, which needs B^T.
+bool runs_ablation(const std::string& config) {
+  const std::vector<std::string> names = ladder::tf32_transposing_configs();
+  return config == "all" || std::find(names.begin(), names.end(), config) != names.end();
 }
 
-// The variants on B as given; the transposing ones with B^T written by stage 08's kernel
-// inside the timed call (the swap's ablation); then, where b_t holds B^T, the transposing
-// default's product alone (what the transpose costs, read off against that variant's row).
-int run(const ladder::GemmShape& shape, const ladder::RunOptions& options,
-        const std::string& config, ladder::Report& report) {
-  ladder::GemmBench bench(shape, options, ladder::GemmInputs::tf32);
-  const auto stage12 = ladder::baseline::pipelined_fp32();
-  bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
-  for (const std::string& name : ladder::tf32_configs()) {
-    if (!ladder::config_selected(config, name)) continue;
-    bench.run_tf32_on_path(
-        report, name + ", B as given", ladder::Role::stage,
-        [name](Matrix a, Matrix b, Matrix c) { return ladder::launch_gemm_tf32(name, a, b, c); },
-        ladder::path_name);
-  }
-  const std::vector<std::string> transposing = ladder::tf32_transposing_configs();
-  if (!any_selected(config, transposing)) {
-    bench.run_cublas_tf32(report);
-    return report.print(options.csv);
-  }
+// The transposing variants with B^T written by stage 08's kernel inside the timed call; then the
+// transposing default's product alone, from the B^T written (what the transpose costs, read off
+// against that variant's row).
+void run_ablation(ladder::GemmBench& bench, const ladder::GemmShape& shape,
+                  const std::string& config, ladder::Report& report) {
   const int b_t_stride = ladder::transposed_b_stride(shape.k);
   ladder::require_device_memory(shape.describe() + " (B^T workspace)",
                                 sizeof(float) * static_cast<std::uint64_t>(shape.n) * b_t_stride);
   ladder::DeviceMatrix b_t(shape.n, shape.k, b_t_stride);  // shape checked by the options
   const ladder::baseline::Transpose transpose = ladder::baseline::transpose_padded();
-  for (const std::string& name : transposing) {
+  const std::vector<std::string> names = ladder::tf32_transposing_configs();
+  for (const std::string& name : names) {
     if (!ladder::config_selected(config, name)) continue;
     bench.run_tf32_on_path(
         report, name + ", B^T by stage 08", ladder::Role::stage,
@@ -66,16 +53,13 @@ int run(const ladder::GemmShape& shape, const ladder::RunOptions& options,
         },
         ladder::path_name);
   }
-  // b_t holds B^T now: the transposing default's product alone, from it.
-  const std::string name = transposing.front();
+  const std::string name = names.front();
   bench.run_tf32_on_path(
       report, name + ", B^T given (transpose not timed)", ladder::Role::stage,
       [name, &b_t](Matrix a, Matrix, Matrix c) {
         return ladder::launch_gemm_tf32_transposed(name, a, b_t.view(), c);
       },
       ladder::path_name);
-  bench.run_cublas_tf32(report);
-  return report.print(options.csv);
 }
 
 int stage_main(int argc, char** argv) {
@@ -95,7 +79,7 @@ int stage_main(int argc, char** argv) {
       "the variant: the default (first), another tiling, or the swap's ablation (transposed_*, "
       "from B^T); all runs every one");
   cli.add_check([&] {
-    if (!any_selected(config, transposing)) return;
+    if (!runs_ablation(config)) return;
     // The ablation's B^T: stage 08's kernel must cover K, and B^T (n x k, rows padded to 32
     // floats) must be a valid matrix.
     if (shape.k > kMaxTransposedK) {
@@ -107,7 +91,8 @@ int stage_main(int argc, char** argv) {
       ladder::check_matrix_shape(shape.n, shape.k, ladder::transposed_b_stride(shape.k));
     } catch (const ladder::UsageError& error) {
       throw ladder::UsageError(std::string("the transposing variants need B^T (n x k, rows "
-                                           "padded to 32 floats): ") + error.what());
+                                           "padded to 32 floats): ") +
+                               error.what());
     }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
@@ -115,7 +100,19 @@ int stage_main(int argc, char** argv) {
   ladder::require_hopper();
 
   ladder::Report report("20_gpu_tf32", shape.describe(), device);
-  return run(shape, options, config, report);
+  ladder::GemmBench bench(shape, options, ladder::GemmInputs::tf32);
+  const auto stage12 = ladder::baseline::pipelined_fp32();
+  bench.run(report, stage12.label, ladder::Role::baseline, stage12.launch);
+  for (const std::string& name : ladder::tf32_configs()) {
+    if (!ladder::config_selected(config, name)) continue;
+    bench.run_tf32_on_path(
+        report, name + ", B as given", ladder::Role::stage,
+        [name](Matrix a, Matrix b, Matrix c) { return ladder::launch_gemm_tf32(name, a, b, c); },
+        ladder::path_name);
+  }
+  if (runs_ablation(config)) run_ablation(bench, shape, config, report);
+  bench.run_cublas_tf32(report);
+  return report.print(options.csv);
 }
 
 }  // namespace

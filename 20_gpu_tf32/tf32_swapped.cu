@@ -1,8 +1,5 @@
-// Stage 20's product without a transpose of B: C^T = B^T A^T. wgmma reads TF32 from shared
-// memory only K-major, and B (K x N, row-major) is N-major. Swapped, B^T becomes the product's
-// first operand, which wgmma also takes from registers in any order the threads load it, and
-// A^T its second, which is K-major as A's rows already are. So the consumers load B's slices
-// from shared memory into registers themselves, and write their tile of C^T back transposed.
+// Stage 20's default: C^T = B^T A^T, with B^T, wgmma's first operand, loaded from B's slices
+// into registers by the consumers, and their tile of C^T written back transposed (README.md).
 // Ring, barriers, multicast, tile order and launch are the persistent kernel's (persistent.cuh).
 #include "20_gpu_tf32/tf32_swapped.hpp"
 
@@ -27,16 +24,15 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-constexpr int kBBoxBytes = 32 * kSliceRowBytes;   // one box of B: 32 K-rows x 32 columns, 4 KB
+constexpr int kBBoxBytes = 32 * kSliceRowBytes;  // one box of B: 32 K-rows x 32 columns, 4 KB
 
 // The swapped product's tiles: its rows are C's columns, its columns C's rows. A slot's row
-// part holds B's slice (BlockM columns of B as 32-column boxes, each 32 K-rows of 128-byte
-// lines in the 128-byte swizzle); its column part A's slice (BlockN rows of A as 64-row boxes,
-// K-major), which the blocks of a cluster share by multicast.
+// part holds B's slice as 32-column boxes of 32 K-rows; its column part A's slice (64-row
+// boxes, K-major), which the blocks of a cluster share by multicast.
 struct SwappedOperands {
   static constexpr int kSliceK = kSliceFloats;
-  __device__ static void load_rows(unsigned char* to, const CUtensorMap* b_map,
-                                   std::uint64_t* full, int k0, int n0, int columns) {
+  __device__ static void load_rows(unsigned char* to, const CUtensorMap* b_map, std::uint64_t* full,
+                                   int k0, int n0, int columns) {
     for (int box = 0; box < columns / 32; ++box) {
       tma_load(to + box * kBBoxBytes, b_map, full, n0 + box * 32, k0);
     }
@@ -46,15 +42,14 @@ struct SwappedOperands {
   __device__ static int2 b_box(int k0, int m) { return make_int2(k0, m); }
 };
 
-// C^T's shape, whose tiles the swapped kernel walks (its rows are C's columns).
+// C^T's shape, whose tiles the swapped kernel walks.
 __host__ __device__ inline Matrix transposed_shape(const Matrix& c) {
   return Matrix{c.height, c.width, 0, nullptr};
 }
 
-// One 32-bit load from and one store to a shared-memory address (shared_address). A pointer
-// that went through integer arithmetic (align_to_swizzle) has lost its state space: through it
-// the compiler emits generic loads with 64-bit addresses. Volatile, so that they stay between
-// the barrier waits around them.
+// A 32-bit load from and a store to a shared-memory address: through a pointer that went
+// through integer arithmetic (align_to_swizzle) the compiler emits generic loads with 64-bit
+// addresses. Volatile, so that they stay between the barrier waits around them.
 __device__ inline std::uint32_t shared_load_b32(std::uint32_t address) {
   std::uint32_t value;
   asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(value) : "r"(address) : "memory");
@@ -64,35 +59,30 @@ __device__ inline void shared_store_f32(std::uint32_t address, float value) {
   asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(address), "f"(value) : "memory");
 }
 
-// Where a consumer's thread finds its rows. A warp's 16 rows of the register operand
-// (mma.m16n8k8's layout: lane l holds rows l / 4 and l / 4 + 8, K-columns l % 4 and l % 4 + 4)
-// may be any 16 of the consumer's 64 columns of B, as long as the store puts each result back
-// in its own column. This choice makes every load free of bank conflicts: in the swizzle, the
-// 16-byte chunk of column n in K-row k sits at chunk (n % 32 / 4) ^ (k % 8), and the 32 lanes of
-// one load (8 rows by 4 K-columns) reach 8 different chunks x 4 words.
+// The column of B that a lane's fragment row holds (mma.m16n8k8's layout: lane l holds rows
+// l / 4 and l / 4 + 8): any 16 of the consumer's 64 columns would do, and these make every load
+// free of bank conflicts (README.md, section 3). The store puts each result back in its column.
 __device__ inline int column_of_row(int warp, int half, int lane) {
   const int row = lane / 4;
   return 32 * (warp / 2) + 16 * (row / 4) + 4 * (2 * (warp % 2) + half) + row % 4;
 }
 
-// Byte offset of element (k, n) in a region of 32-column boxes of k-rows of 128-byte lines
-// (a B slice: rows = 32; a staging buffer of C: rows = 64, with k a row of C).
+// Byte offset of element (k, n) in 32-column boxes of Rows 128-byte lines, swizzled (a B slice:
+// 32 K-rows; a staging buffer of C: 64 rows of C).
 template <int Rows>
 __device__ inline int swizzled_byte(int k, int n) {
-  return n / 32 * Rows * kSliceRowBytes + k * kSliceRowBytes +
-         ((n % 32 / 4) ^ (k % 8)) * 16 + n % 4 * 4;
+  return n / 32 * Rows * kSliceRowBytes + k * kSliceRowBytes + ((n % 32 / 4) ^ (k % 8)) * 16 +
+         n % 4 * 4;
 }
 
 // One consumer: acc (64 columns of B x N rows of A) += its 64 columns of the B slice, loaded
-// into `fragments`, times the slot's A part (N rows, K-major), in four k8 steps, committed as
-// one group. fragments must not be the registers of a product still in flight (the caller
-// alternates two sets). The commit stays in here, in each of the caller's two branches: after
-// them, ptxas would close the group with an empty product of its own (information C7519), and
-// wait_group 1 would then wait for this slice's products too, so no two slices would overlap.
+// into `fragments` (not those of a product still in flight), times the slot's A part, committed
+// as one group. The commit stays in here, in each of the caller's two branches: after them,
+// ptxas adds an empty product (C7519) and no two slices overlap (README.md, section 3).
 template <int N>
 __device__ inline void multiply_slice_swapped(const unsigned char* b_columns, const float* a_rows,
-                                              std::uint32_t (&fragments)[4][4],
-                                              float (&acc)[N / 2], bool accumulate, int thread) {
+                                              std::uint32_t (&fragments)[4][4], float (&acc)[N / 2],
+                                              bool accumulate, int thread) {
   const int warp = thread / 32;
   const int lane = thread % 32;
   const std::uint32_t base = shared_address(b_columns);
@@ -114,9 +104,8 @@ __device__ inline void multiply_slice_swapped(const unsigned char* b_columns, co
   wgmma_commit();
 }
 
-// Store, through TMA: the consumer's 64 columns x N rows of C, in rounds of 64 rows of C. Each
-// round its threads write their values into the staging buffer as C's rows (two 32-column
-// boxes, swizzled as TMA reads them) and one thread stores the boxes, clipped at C's edges.
+// Store, through TMA: the consumer's 64 columns x N rows of C, in rounds of 64 rows written
+// into the staging buffer as C's rows, which one thread stores, clipped at C's edges.
 template <int N>
 __device__ inline void store_transposed_through_tma(const CUtensorMap* c_map,
                                                     unsigned char* staging,
@@ -170,7 +159,7 @@ __device__ inline void store_transposed(const Matrix& c, const float (&acc)[N / 
 }
 
 // The persistent kernel on the swapped product: tiles of BlockM columns of C by BlockN rows, a
-// cluster of ClusterM blocks side by side along C's columns sharing A's slices.
+// cluster's blocks side by side along C's columns.
 template <class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_tf32_swapped(const __grid_constant__ CUtensorMap b_map,
@@ -191,7 +180,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   if (threadIdx.x / 128 == 0) {
     registers_decrease<kProducerRegisters>();
-    // The slot's row part is B's slice; its column part, shared by the cluster, A's rows.
     load_tiles<SwappedOperands>(layout, &b_map, &a_map, order, cluster, step, slices, rank);
   } else {
     registers_increase<kConsumerRegisters>();
@@ -234,44 +222,38 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterM > 1) cluster_sync();
 }
 
-// The swapped tiles are stage 19's Wide and WideAlone: 128 columns of C (two consumers of 64)
-// by 256 rows, in pairs or alone.
-
-template <class Cfg>
-int resident_swapped_clusters() {
-  return resident_clusters_of<Cfg, gemm_tf32_swapped<Cfg, true>>();
-}
-
+// Stage 19's Wide or WideAlone: 128 columns of C (two consumers of 64) by 256 rows.
 template <class Cfg>
 void launch_swapped(Matrix a, Matrix b, Matrix c) {
   const bool tma_store = allows_tma_store(c);
   auto kernel = tma_store ? gemm_tf32_swapped<Cfg, true> : gemm_tf32_swapped<Cfg, false>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  Cfg::kSharedBytes));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
   const CUtensorMap b_map = make_tensor_map_2d(b, 32, 32);
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceFloats, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<Cfg>(transposed_shape(c));
-  const long long fit = std::min<long long>(resident_swapped_clusters<Cfg>(), tiles);
+  const long long fit =
+      std::min<long long>(resident_clusters_of<Cfg, gemm_tf32_swapped<Cfg, true>>(), tiles);
   Launch<Cfg> grid(even_rounds_clusters(tiles, fit) * Cfg::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, b_map, a_map, c_map, a.width, c));
 }
 
 }  // namespace
 
-void launch_tf32_swapped(SwappedTiling tiling, Matrix a, Matrix b, Matrix c) {
-  if (tiling == SwappedTiling::by_size) {
-    // Stage 19's rule: clusters pay only past one wave.
-    const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
-    const bool one_wave = tiles <= resident_swapped_clusters<WideAlone>();
-    tiling = one_wave ? SwappedTiling::alone : SwappedTiling::pairs;
-  }
-  if (tiling == SwappedTiling::pairs) {
+// Stage 19's rule: clusters pay only past one wave.
+void launch_tf32_swapped_by_size(Matrix a, Matrix b, Matrix c) {
+  const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
+  if (tiles > resident_clusters_of<WideAlone, gemm_tf32_swapped<WideAlone, true>>()) {
     launch_swapped<Wide>(a, b, c);
   } else {
     launch_swapped<WideAlone>(a, b, c);
   }
 }
+
+void launch_tf32_swapped_pairs(Matrix a, Matrix b, Matrix c) { launch_swapped<Wide>(a, b, c); }
+
+void launch_tf32_swapped_alone(Matrix a, Matrix b, Matrix c) { launch_swapped<WideAlone>(a, b, c); }
 
 }  // namespace ladder

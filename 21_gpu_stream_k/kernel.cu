@@ -24,11 +24,7 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-// ---- The division of the work ------------------------------------------------------------
-
-// How a launch divides its tiles among its clusters: worked out on the host, the same for every
-// block. Tiles are numbered in stage 19's order, and the multiply-accumulate iterations of the
-// product as tile * slices + slice.
+// How a launch divides its tiles (in stage 19's order) among its clusters, worked out on the host.
 struct Division {
   int tiles;        // cluster tiles
   int slices;       // 64-deep slices of K in each
@@ -36,8 +32,8 @@ struct Division {
   int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 19)
   // Split-K (split > 0): every later tile is cut into `split` ranges of slices; cluster u
   // takes range u % split of tile whole_tiles + u / split. Stream-K (split == 0): the later
-  // iterations are cut into one run per cluster, stream_share long (stream_extra of them one
-  // longer), crossing tile boundaries.
+  // iterations (tile * slices + slice) are cut into one run per cluster, stream_share long
+  // (stream_extra of them one longer).
   int split;
   long long stream_begin;
   long long stream_share;
@@ -57,9 +53,7 @@ struct Part {
 };
 
 // The parts one cluster computes, in order: its whole tiles, then its split-K range, or its
-// Stream-K run walked from its end back to its start: first the start of the tile the run ends
-// in, whose sums a later cluster waits for, last the end of the tile the run starts in, which
-// waits for earlier clusters' sums (finishes_tile).
+// Stream-K run walked from its end back (README.md, A).
 class PartWalk {
  public:
   __device__ PartWalk(const Division& d, int cluster)
@@ -98,9 +92,8 @@ class PartWalk {
   bool split_taken_ = false;
 };
 
-// The part that stores its tile: the one that ends it (a whole tile, split-K's last range,
-// the Stream-K part with the tile's last slice). Every other part of the tile belongs to a
-// lower-numbered cluster and leaves its sums in the workspace for it.
+// The part that stores its tile: the one with its last slice. Every other part of the tile
+// belongs to a lower-numbered cluster and leaves its sums in the workspace for it.
 __device__ inline bool finishes_tile(const Division& d, const Part& p) {
   return p.k_end == d.slices;
 }
@@ -117,13 +110,8 @@ __device__ inline int2 contributors(const Division& d, int cluster, const Part& 
   return make_int2(first, cluster);
 }
 
-// ---- Flags in global memory, between blocks -----------------------------------------------
-
-// A flag is set by writing the number of the launch that sets it: a flag that holds another
-// number (left by a launch that was killed mid-way, or by an earlier one) is not set for this
-// launch, so nothing needs clearing, before or after.
-// Publishes this thread's earlier writes (and, after a barrier, its block's) to any thread on
-// the GPU that reads the flag with flag_wait.
+// Sets the flag to this launch's number (README.md, B), publishing this thread's earlier writes
+// (and, after a barrier, its block's) to any thread on the GPU that reads it with flag_wait.
 __device__ inline void flag_set(int* flag, unsigned launch) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(launch) : "memory");
 }
@@ -135,8 +123,6 @@ __device__ inline void flag_wait(const int* flag, unsigned launch) {
     asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(value) : "l"(flag) : "memory");
   } while (value != launch);
 }
-
-// ---- Partial tiles through the workspace -------------------------------------------------
 
 // A consumer's sums as wgmma left them in its registers, to or from its slot of the workspace:
 // thread t's float4 v at v * 128 + t, so that every warp writes and reads whole 128-byte lines.
@@ -160,14 +146,9 @@ __device__ inline void add_partial(const float4* slot, float (&acc)[N / 2], int 
   }
 }
 
-// ---- The kernel --------------------------------------------------------------------------
-
-// Stage 19's kernel (persistent.cuh's Config, one 64-row strip per consumer), walking parts of
-// tiles instead of whole tiles. A part that does not finish its tile saves its sums and sets its
-// flag; the finishing part waits for each flag in the fixed order and adds the sums before it
-// stores. A cluster waits only for lower-numbered clusters, after saving its own sums, so every
-// wait ends even where the GPU holds fewer clusters than the grid (another kernel beside it, an
-// MPS limit): blocks start in the order of their numbers, and cluster 0 never waits.
+// Stage 19's kernel walking parts of tiles: a part that does not finish its tile saves its sums
+// and sets its flag; the finishing part adds the others' sums in the fixed order, then stores.
+// It waits only for lower-numbered clusters, so every wait ends (README.md, B).
 template <class Cfg, bool TmaStore>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
@@ -221,8 +202,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         const unsigned char* slot = layout.ring + it % kSlots * Cfg::kSlotBytes;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
         wgmma_fence();
-        Bf16Operands::multiply<kN>(slot + consumer * 64 * kSliceRowBytes,
-                                   slot + Cfg::kSliceABytes, acc, s > part.k_begin);
+        Bf16Operands::multiply<kN>(slot + consumer * 64 * kSliceRowBytes, slot + Cfg::kSliceABytes,
+                                   acc, s > part.k_begin);
         wgmma_commit();
         wgmma_wait<1>();
         if (s > part.k_begin) release(it - 1);
@@ -263,40 +244,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-// ---- The launch --------------------------------------------------------------------------
-
 enum class Scheme { data_parallel, split_k, stream_k };
 
 // Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
 // and read for a shorter product.
 constexpr int kMaxSplit = 4;
 
-template <class Cfg>
-int resident_clusters() {
-  return resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
-}
-
 // Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
-// `resident` clusters: as many as fill one wave, at most kMaxSplit, at least one slice each;
-// 1 where the waves are whole or the last one too full to split.
+// `resident` clusters: 1 where the waves are whole or the last one too full to split.
 int split_ways(long long tiles, int resident, int slices) {
   const int rest = static_cast<int>(tiles % resident);
   return rest == 0 ? 1 : std::min({resident / rest, kMaxSplit, slices});
 }
 
-// The division of c's tiles by `scheme` among at most `resident` clusters. Data-parallel is
-// stage 19's (every tile whole, the grid trimmed to even rounds). Split-K and Stream-K keep the
-// whole waves whole and divide the rest: split-K cuts each remaining tile into as many ranges
-// as fill one wave (at most kMaxSplit, at least one slice each); Stream-K takes the last wave
-// and the partial one together, in equal runs. Where either would divide nothing, the tiles go
-// whole.
+// The division of c's tiles by `scheme` among the clusters that fit (README.md, A); where split-K
+// or Stream-K would divide nothing, the tiles go whole, as data-parallel's.
 template <class Cfg>
 Division divide(const Matrix& c, int k, Scheme scheme) {
-  const int resident = resident_clusters<Cfg>();
+  const int resident = resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
   Division d{};
   d.tiles = static_cast<int>(cluster_tiles<Cfg>(c));
   d.slices = (k + kSliceK - 1) / kSliceK;
-  // Data-parallel unless the scheme finds a remainder to divide.
   d.clusters = static_cast<int>(even_rounds_clusters(d.tiles, resident));
   d.whole_tiles = d.tiles;
   d.split = 1;
@@ -325,8 +293,19 @@ Division divide(const Matrix& c, int k, Scheme scheme) {
   return d;
 }
 
+// Per block (one per SM): a 128 x 256 FP32 partial tile, as its two consumers' 64 x 256 slots,
+// and a flag for each.
+constexpr std::size_t kPartialBytesPerBlock = 128 * 256 * sizeof(float);
+constexpr std::size_t kFlagBytesPerBlock = 2 * sizeof(int);
+
+int current_device() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
 // A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
-// value of a flag a workspace starts with.
+// value a workspace's flags start with.
 unsigned next_launch_number() {
   static std::atomic<unsigned> last{0};
   unsigned number = ++last;
@@ -338,10 +317,9 @@ template <class Cfg, Scheme kScheme>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const bool tma_store = allows_tma_store(c);
   auto kernel = tma_store ? gemm_stream_k<Cfg, true> : gemm_stream_k<Cfg, false>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  Cfg::kSharedBytes));
+  CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
   const Division division = divide<Cfg>(c, a.width, kScheme);
-  const long long blocks = static_cast<long long>(division.clusters) * Cfg::kClusterM;
   // A slot of 64 x kBlockN sums per consumer: the workspace holds 128 x 256 per block.
   static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
                 "a partial tile the workspace holds");
@@ -349,10 +327,10 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  Launch<Cfg> grid(blocks);
+  Launch<Cfg> grid(static_cast<long long>(division.clusters) * Cfg::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, c, division,
-                                reinterpret_cast<float4*>(workspace.partials()),
-                                workspace.flags(), next_launch_number()));
+                                reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
+                                next_launch_number()));
 }
 
 // The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill
@@ -362,11 +340,10 @@ using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 
-using Variant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c,
-                                     const StreamKWorkspace& workspace)>;
+using Variant =
+    NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace)>;
 
-// The first is the default; the others are its choices and their ablations: each tiling with
-// whole tiles (dp: split-K and Stream-K off), split-K and Stream-K.
+// The default, then its choices and their ablations.
 const Variant kVariants[] = {
     {"by_shape", launch_by_shape},
     {"128x256_c2_dp", launch<Wide, Scheme::data_parallel>},
@@ -381,7 +358,8 @@ const Variant kVariants[] = {
 
 // by_shape: the rule's choice on this GPU, or stage 19's default (launch_best).
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  const StreamKResidency gpu{workspace.blocks(), resident_clusters<Wide>()};
+  const StreamKResidency gpu{workspace.blocks(),
+                             resident_clusters_of<Wide, gemm_stream_k<Wide, true>>()};
   const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
   const std::string choice =
       stream_k_rule(c.height, c.width, a.width, gpu, tiling.clusters && !tiling.narrow);
@@ -394,19 +372,9 @@ void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspac
 
 }  // namespace
 
-// The rule, measured on the H100 (README.md, "The rule"). It counts the tiles of 128 x 256
-// against the SMs (one block each) and the slices of K:
-//   - less than a wave of those tiles, in this order: under a quarter of the SMs, 128 x 64
-//     tiles with split-K; up to half with 128 slices or more, split-K on 128 x 256 tiles in
-//     clusters of two, or on 128 x 128 tiles alone where C has one row of tiles (a cluster
-//     stacked along M would have nothing for its second block); under half, 128 x 128;
-//     from three quarters with 64 slices or more, 128 x 256 whole in clusters of two where
-//     those fit one wave; else stage 19's default;
-//   - a wave or more: stage 19's default, but with its last wave split along K where the
-//     default keeps 128 x 256 tiles in clusters of two (192-wide ones would not shorten the
-//     waves), C has two tile rows or more, and the last wave can be split two ways or more.
-// "Split-K" rows split only where the division finds tiles to split: where the tiles of the
-// last wave are more than half a wave, divide() keeps them whole.
+// The rule of README.md ("The rule"), measured on the H100: its rows in order, by the tiles of
+// 128 x 256 against the SMs and the slices of K. Where the last wave of tiles is more than half
+// full, divide() keeps a "split" choice's tiles whole.
 std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
                           bool default_on_wide_pairs) {
   if (gpu.sms < 1 || gpu.wide_pairs < 1) {
@@ -416,7 +384,7 @@ std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
   }
   const long long tile_rows = (m + 127) / 128;
   const long long tile_columns = (n + 255) / 256;
-  const long long tiles = tile_rows * tile_columns;                  // of 128 x 256
+  const long long tiles = tile_rows * tile_columns;                 // of 128 x 256
   const long long pair_tiles = (tile_rows + 1) / 2 * tile_columns;  // clusters of two of them
   const int slices = (k + kSliceK - 1) / kSliceK;
   const long long sms = gpu.sms;
@@ -431,35 +399,14 @@ std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
     }
     return "";
   }
-  if (m > 128 && default_on_wide_pairs &&
-      split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
+  if (m > 128 && default_on_wide_pairs && split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
     return "128x256_c2_split";
   }
   return "";
 }
 
-namespace {
-
-// Per block (one per SM): a 128 x 256 FP32 partial tile, as its two consumers' 64 x 256
-// slots, and a flag for each.
-constexpr std::size_t kPartialBytesPerBlock = 128 * 256 * sizeof(float);
-constexpr std::size_t kFlagBytesPerBlock = 2 * sizeof(int);
-
-int current_device() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  return device;
-}
-
-int sm_count(int device) {
-  int sms = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
-}  // namespace
-
-StreamKWorkspace::StreamKWorkspace() : device_(current_device()), blocks_(sm_count(device_)) {
+StreamKWorkspace::StreamKWorkspace()
+    : device_(current_device()), blocks_(device_attribute(cudaDevAttrMultiProcessorCount)) {
   try {
     CUDA_CHECK(cudaMalloc(&partials_, blocks_ * kPartialBytesPerBlock));
     CUDA_CHECK(cudaMalloc(&flags_, blocks_ * kFlagBytesPerBlock));
@@ -477,7 +424,7 @@ StreamKWorkspace::~StreamKWorkspace() {
 }
 
 std::uint64_t StreamKWorkspace::bytes_needed() {
-  return static_cast<std::uint64_t>(sm_count(current_device())) *
+  return device_attribute(cudaDevAttrMultiProcessorCount) *
          (kPartialBytesPerBlock + kFlagBytesPerBlock);
 }
 

@@ -33,11 +33,11 @@ bool rows_on_lines(const MatrixBf16& m) {
          reinterpret_cast<std::uintptr_t>(m.data) % 128 == 0;
 }
 
-// Where A's or B's rows start off the 128-byte lines: the default after copying A, B or both
-// into rows of whole lines inside the timed call. The copy's cost against the faster loads.
+// The variant `name` after copying A, B or both into rows of whole 128-byte lines inside the
+// timed call: the copy's cost against the faster loads.
 void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape& shape,
-                        const ladder::StreamKWorkspace& workspace, ladder::Report& report) {
-  const std::string name = ladder::stream_k_configs().front();
+                        const std::string& name, const ladder::StreamKWorkspace& workspace,
+                        ladder::Report& report) {
   const int a_stride = (shape.k + 63) / 64 * 64;
   const int b_stride = (shape.n + 63) / 64 * 64;
   ladder::require_device_memory(
@@ -51,8 +51,7 @@ void run_aligned_copies(ladder::TensorGemmBench& bench, const ladder::GemmShape&
     const bool copy_b = copies & 2;
     const std::string what = copies == 3 ? "A and B" : copy_a ? "A" : "B";
     bench.run(report, name + ", " + what + " copied to 128-byte rows in the call",
-              ladder::Role::stage,
-              [&, name, copy_a, copy_b](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+              ladder::Role::stage, [&, name, copy_a, copy_b](MatrixBf16 a, MatrixBf16 b, Matrix c) {
                 if (copy_a) ladder::copy_2d(a_lines.view(), a, cudaMemcpyDeviceToDevice);
                 if (copy_b) ladder::copy_2d(b_lines.view(), b, cudaMemcpyDeviceToDevice);
                 ladder::launch_gemm_stream_k(name, copy_a ? a_lines.view() : a,
@@ -85,22 +84,22 @@ int stage_main(int argc, char** argv) {
   const ladder::StreamKWorkspace workspace;
   const auto stage19 = ladder::baseline::clusters();
   bench.run(report, stage19.label, ladder::Role::baseline, stage19.launch);
-  ladder::OperandPath default_path = ladder::OperandPath::element;
-  for (const std::string& name : ladder::stream_k_configs()) {
+  const std::vector<std::string> configs = ladder::stream_k_configs();
+  ladder::OperandPath path = ladder::OperandPath::element;
+  for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
-    const ladder::OperandPath path = bench.run_on_path(
+    path = bench.run_on_path(
         report, name, ladder::Role::stage,
         [name, &workspace](MatrixBf16 a, MatrixBf16 b, Matrix c) {
           return ladder::launch_gemm_stream_k(name, a, b, c, workspace);
         },
         ladder::tma_path_name);
-    if (name == ladder::stream_k_configs().front()) default_path = path;
   }
-  const bool off_lines = !rows_on_lines(bench.a()) || !rows_on_lines(bench.b());
-  // The default alone: --config all is the rule's evidence, where a copy is no choice.
-  if (off_lines && default_path == ladder::OperandPath::tma &&
-      config == ladder::stream_k_configs().front()) {
-    run_aligned_copies(bench, shape, workspace, report);
+  // The default alone on the TMA path, where A's or B's rows start off the 128-byte lines:
+  // --config all is the rule's evidence, where a copy is no choice.
+  if (config == configs.front() && path == ladder::OperandPath::tma &&
+      (!rows_on_lines(bench.a()) || !rows_on_lines(bench.b()))) {
+    run_aligned_copies(bench, shape, config, workspace, report);
   }
   bench.run_cublas(report);
   return report.print(options.csv);

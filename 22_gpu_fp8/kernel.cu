@@ -7,7 +7,6 @@
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
-#include "common/errors.hpp"
 #include "common/grid.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/mbarrier.cuh"
@@ -24,34 +23,27 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-// wgmma_k16 (common/hopper/warpgroup.cuh) for E4M3 operands: 32 deep, A and B both K-major.
-template <int N>
-__device__ inline void wgmma_k32_e4m3(float (&d)[N / 2], std::uint64_t a, std::uint64_t b,
-                                      int accumulate) {
-  static_assert(N == 128 || N == 192 || N == 256,
-                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
-  if constexpr (N == 128) wgmma_m64n128k32_e4m3(d, a, b, accumulate);
-  if constexpr (N == 192) wgmma_m64n192k32_e4m3(d, a, b, accumulate);
-  if constexpr (N == 256) wgmma_m64n256k32_e4m3(d, a, b, accumulate);
-}
-
-// multiply_slice (warpgroup.cuh) for E4M3: a slice is 128 E4M3 deep (the same 128-byte rows),
-// A and B^T K-major, four k32 steps of 32 bytes along the rows.
+// multiply_slice (warpgroup.cuh) for E4M3: four k32 steps, each 32 bytes along the rows of both
+// A and B^T.
 template <int N>
 __device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
                                           const unsigned char* b_t_slot, float (&acc)[N / 2],
                                           bool accumulate) {
+  static_assert(N == 128 || N == 192 || N == 256,
+                "scripts/wgmma_wrappers.py writes E4M3 n128, n192 and n256");
 #pragma unroll
   for (int k = 0; k < kSliceRowBytes / 32; ++k) {
     const std::uint64_t a = descriptor(a_strip + k * 32, 16, kSwizzleAtomBytes);
     const std::uint64_t b = descriptor(b_t_slot + k * 32, 16, kSwizzleAtomBytes);
-    wgmma_k32_e4m3<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
+    const int scale_d = (accumulate || k > 0) ? 1 : 0;
+    if constexpr (N == 128) wgmma_m64n128k32_e4m3(acc, a, b, scale_d);
+    if constexpr (N == 192) wgmma_m64n192k32_e4m3(acc, a, b, scale_d);
+    if constexpr (N == 256) wgmma_m64n256k32_e4m3(acc, a, b, scale_d);
   }
 }
 
-// What the kernel multiplies: E4M3 A and B^T, both K-major. A slice is 128 bytes deep as
-// BF16's, but 128 elements (one scale block of the per-block variant); a box of B^T is 64 such
-// rows (8 KB), so the slots, barriers and byte counts are stage 19's.
+// What the kernel multiplies: E4M3 A and B^T, both K-major, in slices 128 bytes deep as BF16's
+// (128 elements) and boxes of B^T of 64 such rows, so the slots are stage 19's.
 struct E4m3Operands : RowsOfA {
   static constexpr int kSliceK = 128;
   __device__ static int2 b_box(int k0, int n) { return make_int2(k0, n); }
@@ -67,12 +59,9 @@ struct Scales {
   Matrix b_blocks;
 };
 
-// Promote: every PromoteEvery slices (0: never, the whole sum stays in the tensor cores);
-// BlockScaled: per-block factors (promotes every slice, since each slice has its own); Parts:
-// the tile's columns multiplied in 1 or 2 parts, one after the other, each promoted as soon as
-// it is done. A consumer thread holds the tile's promoted sums (N / 2 floats) and one part's
-// accumulators (N / Parts / 2): with 232 registers, N = 192 in one part, or N = 256 in two
-// (128 + 64 floats).
+// Promote every PromoteEvery slices (0: never); BlockScaled: per-block factors, promoted every
+// slice; Parts: the tile's columns multiplied in 1 or 2 parts, one after the other, each
+// promoted as soon as it is done, so that the registers hold them (README.md, D).
 template <class Cfg, int PromoteEvery, bool BlockScaled, int Parts = 1>
 struct Fp8Kernel : Cfg {
   static constexpr int kPromoteEvery = BlockScaled ? 1 : PromoteEvery;
@@ -88,9 +77,8 @@ struct Fp8Kernel : Cfg {
                 "per block, a part is one block of B wide: one factor of B per slice");
 };
 
-// The factors a thread applies to the 64 x 128 part it promotes at slice s, per block: its
-// two rows' factors of A times the factor of B^T's block (a part is one block wide).
-// Rows and blocks past the edges read as 0.
+// The factors a thread applies to the 64 x 128 part it promotes at slice s, per block: its two
+// rows' factors of A times the factor of B^T's block. Rows and blocks past the edges read as 0.
 struct BlockFactors {
   float row[2];
 };
@@ -105,9 +93,8 @@ __device__ inline BlockFactors block_factors(const Scales& scales, int row, int 
   return f;
 }
 
-// sum += acc (times the factors per block) for part `Part` of the tile: the promotion, on the
-// CUDA cores. The wgmma layout: the thread holds rows row and row + 8 of each 8-column group j
-// (acc[4j..4j+3]); part p's groups are the tile's groups p * kPartN / 8 on.
+// The promotion, on the CUDA cores: sum += acc (times the factors per block) for part `Part` of
+// the tile. The thread holds rows row and row + 8 of each 8-column group j (acc[4j..4j+3]).
 template <class K, int Part>
 __device__ inline void promote_into(float (&sum)[K::kBlockN / 2], const float (&acc)[K::kPartN / 2],
                                     const BlockFactors& f) {
@@ -153,7 +140,6 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
 
   if (threadIdx.x / 128 == 0) {
-    // Producer: stage 19's.
     registers_decrease<kProducerRegisters>();
     load_tiles<E4m3Operands>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
   } else {
@@ -162,8 +148,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
     const int thread = threadIdx.x % 128;
     float acc[K::kPartN / 2];  // the tensor cores' partial sums, one part of the tile
     float sum[N / 2];          // the promoted sums (unused without promotion)
-    // Per tensor the factor is applied once, at the store.
-    float dequantize = 1.0f;
+    float dequantize = 1.0f;   // per tensor, applied once, at the store
     if constexpr (!K::kBlockScaled) dequantize = scales.a->dequantize * scales.b->dequantize;
     int it = 0;
     for (int t = cluster; t < order.count(); t += step) {
@@ -213,7 +198,6 @@ __global__ void __launch_bounds__(K::kThreads, 1)
       }
       wgmma_wait<0>();  // unconditional: ptxas must see every group done before acc is read
       if (holding) release_slot(layout, it - 1, thread);
-      // Store: the promoted sums (or the tensor cores' own), times the per-tensor factor.
       unsigned char* staging = layout.staging + consumer * kStagingBytes;
       if constexpr (K::kPromotes) {
         store_scaled<N, TmaStore>(sum, dequantize, &c_map, staging, c, strip_row, col0, thread,
@@ -231,12 +215,9 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   if constexpr (K::kClusterM > 1) cluster_sync();
 }
 
-// ---- The fallback ------------------------------------------------------------------------
-
-// One element of C per thread, 16 x 16 threads a block: 16-deep tiles of A and B^T through
-// shared memory, each product widened to FP32 (exact) and summed in FP32 within a 128-deep
-// block, then added times the block's factors (per block) or, per tensor, the whole sum
-// times the tensor factors at the end.
+// The fallback: one element of C per thread, 16-deep tiles through shared memory, each product
+// widened to FP32 (exact), the sum of each 128-deep block times its factors (per block), or the
+// whole sum times the tensor factors.
 constexpr int kFallbackTile = 16;
 
 template <bool BlockScaled>
@@ -272,13 +253,6 @@ __global__ void gemm_fp8_fallback(MatrixFp8 a, MatrixFp8 b_t, Matrix c, Scales s
   c.set(row, col, BlockScaled ? sum : block_sum * (scales.a->dequantize * scales.b->dequantize));
 }
 
-// ---- Launch --------------------------------------------------------------------------------
-
-template <class K>
-int resident_clusters() {
-  return resident_clusters_of<K, gemm_fp8<K, true>>();
-}
-
 template <class K>
 void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   const bool tma_store = allows_tma_store(c);
@@ -290,7 +264,7 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<K>(c);
-  const long long fit = std::min<long long>(resident_clusters<K>(), tiles);
+  const long long fit = std::min<long long>(resident_clusters_of<K, gemm_fp8<K, true>>(), tiles);
   Launch<K> grid(even_rounds_clusters(tiles, fit) * K::kClusterM);
   CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c, scales));
 }
@@ -309,18 +283,20 @@ template <bool BlockScaled>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2>;
   using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2>;
-  if (cluster_tiles<Alone>(c) <= resident_clusters<Alone>()) {
+  if (cluster_tiles<Alone>(c) <= resident_clusters_of<Alone, gemm_fp8<Alone, true>>()) {
     launch<Alone>(a, b_t, c, scales);
   } else {
     launch<InPairs>(a, b_t, c, scales);
   }
 }
 
+using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+
 // A variant: its name, its launch, and how many slices of 128 the tensor cores sum between
 // promotions (0: never).
 struct Fp8Variant {
   const char* name;
-  void (*launch)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+  Fp8Launch launch;
   int promote_every;
 };
 
@@ -336,42 +312,32 @@ const Fp8Variant kVariants[] = {
     {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0},
 };
 
-void check_operands(const MatrixFp8& a, const MatrixFp8& b_t, const Matrix& c) {
-  auto shape_of = [](const auto& m) {
+std::string dims(int rows, int columns) {
+  return std::to_string(rows) + "x" + std::to_string(columns);
+}
+
+// Checks the operands and the GPU, then runs the product: `tma` where both operands allow
+// tensor maps and K is not 0, else the fallback.
+template <bool BlockScaled>
+OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8Launch tma) {
+  auto shape = [](const auto& m) {
     check_view(Matrix{m.width, m.height, m.stride, nullptr});
-    return std::to_string(m.height) + "x" + std::to_string(m.width);
+    return dims(m.height, m.width);
   };
-  const std::string shapes = "A " + shape_of(a) + ", B^T " + shape_of(b_t) + ", C " + shape_of(c);
-  check_view(c);
+  const std::string shapes = "A " + shape(a) + ", B^T " + shape(b_t) + ", C " + shape(c);
   if (a.height != c.height || b_t.height != c.width || a.width != b_t.width) {
     throw std::invalid_argument("stage 22: " + shapes + " must be m x k, n x k and m x n");
   }
-}
-
-// The path: the TMA kernel where both operands allow tensor maps and no dimension is empty,
-// else the fallback.
-OperandPath fp8_path(const MatrixFp8& a, const MatrixFp8& b_t, int n) {
-  const bool empty = a.width == 0 || a.height == 0 || n == 0;
-  return !empty && allows_16_bytes(a) && allows_16_bytes(b_t) ? OperandPath::tma
-                                                              : OperandPath::element;
-}
-
-// The product on the path fp8_path picks: the TMA kernel (`tma`), or the fallback.
-template <bool BlockScaled, class Tma>
-OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Tma tma) {
-  check_operands(a, b_t, c);
   require_hopper();
-  const OperandPath path = fp8_path(a, b_t, c.width);
-  if (c.empty()) return path;
-  if (path == OperandPath::tma) {
+  if (c.empty()) return OperandPath::element;
+  if (a.width > 0 && allows_16_bytes(a) && allows_16_bytes(b_t)) {
     tma(a, b_t, c, scales);
-    return path;
+    return OperandPath::tma;
   }
-  const dim3 block(kFallbackTile, kFallbackTile);
   const dim3 grid = grid_covering(c.width, c.height, kFallbackTile, kFallbackTile);
-  gemm_fp8_fallback<BlockScaled><<<grid, block>>>(a, b_t, c, scales);
+  gemm_fp8_fallback<BlockScaled><<<grid, dim3(kFallbackTile, kFallbackTile)>>>(a, b_t, c, scales);
   CUDA_CHECK_LAUNCH();
-  return path;
+  return OperandPath::element;
 }
 
 }  // namespace
@@ -395,10 +361,9 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
       b_t.dequantize.height != blocks_n || b_t.dequantize.width != slices) {
     throw std::invalid_argument(
         "stage 22 per-block scales: A's factors must be m x ceil(k / 128) (" +
-        std::to_string(a.values.height) + "x" + std::to_string(slices) + "), B^T's ceil(n / 128) "
-        "x ceil(k / 128) (" + std::to_string(blocks_n) + "x" + std::to_string(slices) + "), not " +
-        std::to_string(a.dequantize.height) + "x" + std::to_string(a.dequantize.width) + " and " +
-        std::to_string(b_t.dequantize.height) + "x" + std::to_string(b_t.dequantize.width));
+        dims(a.values.height, slices) + "), B^T's ceil(n / 128) x ceil(k / 128) (" +
+        dims(blocks_n, slices) + "), not " + dims(a.dequantize.height, a.dequantize.width) +
+        " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
   return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
                    launch_by_size<true>);

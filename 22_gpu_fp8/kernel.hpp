@@ -1,7 +1,6 @@
 // Stage 22: FP8. Stage 19's persistent clusters on E4M3 operands, A (m x k) and B^T (n x k),
-// both K-major as wgmma reads FP8, with the partial sums promoted from the tensor cores into
-// FP32 registers every few slices (Hopper's FP8 accumulation keeps fewer bits than FP32).
-// Scales per tensor, or per block (1 x 128 of A, 128 x 128 of B). sm_90a only.
+// with the partial sums promoted into FP32 registers every few slices; scales per tensor or per
+// block. sm_90a only.
 #pragma once
 
 #include <string>
@@ -18,28 +17,25 @@ namespace ladder {
 std::vector<std::string> fp8_configs();
 
 // How many products of K the tensor cores sum between two promotions under `config` (k where
-// it never promotes): the window of the error bound fp8_gemm_gamma. The per-block variant's
-// window is one slice, kFp8ScaleBlock.
+// it never promotes): the window of the error bound fp8_gemm_gamma.
 int fp8_promotion_window(const std::string& config, int k);
 
 // The fallback's path (rows that allow no tensor map, or an empty dimension): a CUDA-core
-// kernel that widens each E4M3 element and sums in FP32, one element of C per thread.
+// kernel that widens each E4M3 element and sums in FP32.
 inline const char* fp8_path_name(OperandPath path) {
   return path == OperandPath::tma ? "TMA path" : "fallback to CUDA cores";
 }
 
 // c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
-// transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns the path:
+// transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns
 // OperandPath::tma where both operands allow tensor maps (allows_16_bytes) and no dimension is
-// empty, else OperandPath::element (the fallback);
-// mismatched shapes or an unknown variant throw std::invalid_argument, a GPU other than sm_90
-// UnsupportedGpuError.
+// empty, else OperandPath::element (the fallback). Mismatched shapes or an unknown variant
+// throw std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);
 
 // Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A
 // (a_dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_dequantize:
-// ceil(n / 128) x ceil(k / 128)), device views. The partial sums of each 128-deep slice are
-// multiplied by their blocks' factors as they are promoted.
+// ceil(n / 128) x ceil(k / 128)), device views, applied as each slice's sums are promoted.
 inline constexpr int kFp8ScaleBlock = 128;
 struct BlockScaledFp8 {
   MatrixFp8 values;
@@ -47,10 +43,9 @@ struct BlockScaledFp8 {
 };
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c);
 
-// The whole call from FP32: A's and B's scales, A quantised as it is and B into B^T (one
-// kernel that transposes as it quantises), then the default's product, all queued on the
-// default stream. a_fp8 (m x k) and b_t_fp8 (n x k) are the caller's workspaces; rows of
-// whole 16 bytes keep the product on the TMA path.
+// The whole call from FP32, queued on the default stream: A's and B's scales, A quantised as it
+// is and B into B^T, then the default's product. a (m x k) and b_t (n x k) are the caller's
+// workspaces; rows of whole 16 bytes keep the product on the TMA path.
 struct Fp8Workspace {
   MatrixFp8 a;
   MatrixFp8 b_t;

@@ -1,9 +1,7 @@
-// Stage 22: FP8. Stage 19's persistent clusters on E4M3 operands with promotion to FP32,
-// timed against cuBLASLt FP8 in the same run (the ceiling) and stage 19's BF16 default on the
-// same inputs (the baseline). Also: the per-block scaled variant and the whole call from FP32
-// (quantisation included). --config all runs every variant (the tilings and the promotion
-// ablation) and the quantisation passes against cudaMemcpy. sm_90a only: every other GPU
-// exits 77.
+// Stage 22: FP8, stage 19's persistent clusters on E4M3 operands with promotion to FP32, timed
+// against stage 19's BF16 default on the same inputs and cuBLASLt FP8 in the same run; also the
+// per-block scales and the whole call from FP32. --config all runs every variant and the
+// quantisation passes against cudaMemcpy. sm_90a only: every other GPU exits 77.
 //   cmake --preset native && cmake --build --preset native --target 22_gpu_fp8
 //   build-native/bin/22_gpu_fp8 --help
 #include <string>
@@ -12,7 +10,6 @@
 #include "22_gpu_fp8/kernel.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/baselines.hpp"
-#include "common/errors.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -30,10 +27,11 @@ int stage_main(int argc, char** argv) {
                   "promoted to FP32 registers, against cuBLASLt FP8");
   ladder::GemmShape shape;
   ladder::RunOptions options = ladder::gpu_run_defaults();
+  const std::vector<std::string> configs = ladder::fp8_configs();
   std::string config;
   ladder::add_gemm_shape(cli, shape);
   ladder::add_run_options(cli, options);
-  ladder::add_config_choice(cli, &config, ladder::fp8_configs(),
+  ladder::add_config_choice(cli, &config, configs,
                             "the variant: the default (first), another tiling, or promotion "
                             "every 2 or 4 slices or never; all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
@@ -49,11 +47,10 @@ int stage_main(int argc, char** argv) {
     bf16.run(report, stage19.label + " (BF16)", ladder::Role::baseline, stage19.launch);
   }
   // The bench quantises the operands with this stage's kernels (quantize.hpp).
-  ladder::Fp8GemmBench bench(shape, options,
-                             {ladder::e4m3_scale_on_device, ladder::quantize_e4m3,
-                              ladder::quantize_e4m3_transposed});
-  const std::string default_name = ladder::fp8_configs().front();
-  for (const std::string& name : ladder::fp8_configs()) {
+  ladder::Fp8GemmBench bench(
+      shape, options,
+      {ladder::e4m3_scale_on_device, ladder::quantize_e4m3, ladder::quantize_e4m3_transposed});
+  for (const std::string& name : configs) {
     if (!ladder::config_selected(config, name)) continue;
     bench.run_on_path(
         report, name, ladder::Role::stage,
@@ -62,7 +59,7 @@ int stage_main(int argc, char** argv) {
         },
         ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(name, k)));
   }
-  if (ladder::config_selected(config, default_name)) {
+  if (ladder::config_selected(config, configs.front())) {
     bench.run_block_scaled(
         report, "per-block scales (1x128 A, 128x128 B)", ladder::Role::stage,
         [](MatrixFp8 x, Matrix x_factors, MatrixFp8 y, Matrix y_factors, Matrix c) {
@@ -80,7 +77,8 @@ int stage_main(int argc, char** argv) {
         [&work](Matrix x, Matrix y, Matrix c) {
           return ladder::launch_gemm_fp8_from_float(x, y, work, c);
         },
-        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(default_name, k)));
+        ladder::fp8_path_name,
+        ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(configs.front(), k)));
   }
   bench.run_cublaslt(report, false, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
   bench.run_cublaslt(report, true, ladder::fp8_gemm_gamma(k, k));

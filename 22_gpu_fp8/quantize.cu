@@ -1,6 +1,3 @@
-// Stage 22's quantisation on the device: FP32 to E4M3 in the same layout (A), or transposed in
-// the same pass (B into B^T, the K-major layout wgmma and cuBLASLt read FP8 in), after the
-// per-tensor scale from the largest magnitude. Declared in quantize.hpp.
 #include "22_gpu_fp8/quantize.hpp"
 
 #include <cuda_fp8.h>
@@ -28,9 +25,8 @@ __device__ inline bool allows_words(const MatrixFp8& m) {
 
 // The largest |x| of src, gathered as the bits of a non-negative float: for those, integer
 // order is float order, so an atomic maximum on the bits is one on the values. fmaxf passes
-// NaN over. Blocks of 32 x 8 threads, each thread kRowsPerThread rows 8 apart (independent
-// loads in flight), the grid's rows walking down the matrix; a warp, then the block, reduce
-// before the one atomic per block.
+// NaN over. Each thread takes kRowsPerThread rows 8 apart (independent loads in flight); a
+// warp, then the block, reduce before the one atomic per block.
 constexpr int kRowsPerThread = 16;
 
 __global__ void largest_magnitude_kernel(Matrix src, unsigned* largest_bits) {
@@ -86,11 +82,10 @@ __global__ void quantize_kernel(Matrix src, const Fp8Scale* scale, MatrixFp8 dst
 }
 
 // A 64 x 64 tile of src (64 K-rows, 64 N-columns) per block of 32 x 8 threads. Each warp
-// reads 32 consecutive floats of a row (128 bytes), all 16 of a thread's loads in flight at
-// once, and writes their codes down a column of the shared tile, which holds the tile
-// transposed (tile[n][k]); rows of 68 bytes put the 32 bytes a warp writes in 32 different
-// banks. Then each thread reads 4 consecutive K of one row n as one word and writes it to
-// dst's row n: a warp writes two rows of 64 bytes.
+// reads 128 bytes of a row, all 16 of a thread's loads in flight at once, and writes their
+// codes down a column of the shared tile, which holds the tile transposed (tile[n][k]); rows of
+// 68 bytes put the 32 bytes a warp writes in 32 different banks. Then each thread writes 4
+// consecutive K of one row n to dst's row n as one word.
 constexpr int kQuantizeTile = 64;
 constexpr int kTileRowBytes = kQuantizeTile + 4;
 constexpr int kLoadsPerThread = kQuantizeTile / 8 * 2;  // 8 rows of threads, 2 halves of 32
@@ -143,13 +138,12 @@ void check_shapes(const char* name, int src_height, int src_width, int dst_heigh
 }  // namespace
 
 void e4m3_scale_on_device(Matrix src, Fp8Scale* scale) {
-  check_view(Matrix{src.width, src.height, src.stride, nullptr});
+  check_view(src);
   // The maximum is gathered in `dequantize` (0 bits: 0.0f) until the division replaces it.
   CUDA_CHECK(cudaMemsetAsync(scale, 0, sizeof *scale));
   if (!src.empty()) {
     const dim3 block(32, 8);
-    // Columns across x; down y, each block kRowsPerThread x 8 rows at a time, at most 256 of
-    // them (then walking on).
+    // Down y, each block kRowsPerThread x 8 rows at a time, at most 256 blocks (then walking on).
     const dim3 grid((src.width + 31) / 32,
                     std::min((src.height + 8 * kRowsPerThread - 1) / (8 * kRowsPerThread), 256));
     largest_magnitude_kernel<<<grid, block>>>(src, reinterpret_cast<unsigned*>(&scale->dequantize));
@@ -161,7 +155,7 @@ void e4m3_scale_on_device(Matrix src, Fp8Scale* scale) {
 
 void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
   check_shapes("quantize_e4m3", src.height, src.width, dst.height, dst.width);
-  check_view(Matrix{src.width, src.height, src.stride, nullptr});
+  check_view(src);
   if (src.empty()) return;
   const dim3 block(32, 8);
   const dim3 grid = grid_covering((src.width + 3) / 4, src.height, block.x, block.y);
@@ -171,7 +165,7 @@ void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
 
 void quantize_e4m3_transposed(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
   check_shapes("quantize_e4m3_transposed", src.width, src.height, dst.height, dst.width);
-  check_view(Matrix{src.width, src.height, src.stride, nullptr});
+  check_view(src);
   if (src.empty()) return;
   const dim3 block(32, 8);
   const dim3 grid = grid_covering(src.width, src.height, kQuantizeTile, kQuantizeTile);

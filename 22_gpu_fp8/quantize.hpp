@@ -1,8 +1,7 @@
-// Stage 22's quantisation on the device: the per-tensor scale from the largest magnitude, and
-// FP32 to E4M3 in the same layout (A) or transposed as it goes (B into B^T, the K-major layout
-// wgmma and cuBLASLt read FP8 in: one pass, no transpose of its own). Every step is queued on
-// the default stream: nothing waits for the host, so a timed call may quantise and multiply in
-// one go. The program hands these to the FP8 bench (common/harness/fp8_gemm_bench.hpp).
+// Stage 22's quantisation on the device, every step queued on the default stream, so that a
+// timed call may quantise and multiply in one go: the per-tensor scale, and FP32 to E4M3 in the
+// same layout (A) or transposed as it goes (B into B^T, the K-major layout wgmma and cuBLASLt
+// read FP8 in). The program hands these to the FP8 bench (common/harness/fp8_gemm_bench.hpp).
 #pragma once
 
 #include "common/device_matrix_fp8.hpp"
@@ -12,18 +11,15 @@
 namespace ladder {
 
 // *scale = the per-tensor scale of src (a device view) as e4m3_scale computes it on the host:
-// 448 / largest |x|, 1 for an all-zero src. Two kernels (the largest magnitude, reduced across
-// blocks with an atomic maximum, then the division); NaN elements are passed over, and an
-// infinite one makes the scale 0 (the host version refuses both).
+// 448 / largest |x|, 1 for an all-zero src. NaN elements are passed over, and an infinite one
+// makes the scale 0 (the host version refuses both).
 void e4m3_scale_on_device(Matrix src, Fp8Scale* scale);
 
 // dst = src * scale->quantize rounded to E4M3 (nearest, ties to even, saturating at +-448),
 // exactly as the host's quantize_e4m3: same shape (std::invalid_argument otherwise).
 void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);
 
-// The same into dst = src^T (dst is src.width x src.height): B (K x N) into B^T (N x K), each
-// row of dst one column of src. Tiles of 64 x 64 through shared memory: reads of whole 256-byte
-// rows of floats, writes of 4 bytes (4 consecutive K) where dst's rows allow them.
+// The same into dst = src^T (dst is src.width x src.height): B (K x N) into B^T (N x K).
 void quantize_e4m3_transposed(Matrix src, const Fp8Scale* scale, MatrixFp8 dst);
 
 }  // namespace ladder

@@ -1,7 +1,7 @@
 #include <optional>
 
 #include "common/harness/fill.hpp"
-#include "common/harness/gemm_bench.hpp"
+#include "common/harness/cpu_gemm_bench.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/report.hpp"
 #include "common/host_matrix.hpp"

@@ -1,5 +1,6 @@
-// The bench of the FP32 matrix-product stages: random inputs, the timed runs, a check of
-// every result against a double-precision reference, and the ceilings of the same run.
+// The bench of the FP32 matrix-product stages on the GPU: random inputs, the timed runs, a check
+// of every result against a double-precision reference, and the ceilings of the same run (the
+// CPU stages' bench is cpu_gemm_bench.hpp).
 #pragma once
 
 #include <functional>
@@ -15,27 +16,11 @@ using GemmLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
 // A launcher that picks its path from the operands' alignment, and returns it.
 using GemmPathLaunch = std::function<OperandPath(Matrix a, Matrix b, Matrix c)>;
 
-// On the CPU, for the CPU stages: random A and B from options.seed (B from seed + 1), as the
-// GPU benches make them.
-class CpuGemmBench {
- public:
-  CpuGemmBench(const GemmShape& shape, const RunOptions& options);
-  ~CpuGemmBench();
-  // Times `gemm` (C poisoned before each run), checks C, adds a row.
-  void run(Report& report, const std::string& variant, Role role, const GemmLaunch& gemm);
-  // The input B, for a variant that prepares its own layout of it before timing.
-  Matrix b();
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
-
 // The inputs a GemmBench makes: random floats, or the same rounded to TF32 values, so that
 // the tensor cores read them exactly and a check sees only the kernel's error.
 enum class GemmInputs { fp32, tf32 };
 
-// On the GPU: the same inputs, copied to the device.
+// Random inputs from options.seed (B from seed + 1), copied to the device.
 class GemmBench {
  public:
   GemmBench(const GemmShape& shape, const RunOptions& options,
