@@ -408,9 +408,9 @@ std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
 StreamKWorkspace::StreamKWorkspace()
     : device_(current_device()), blocks_(device_attribute(cudaDevAttrMultiProcessorCount)) {
   try {
-    CUDA_CHECK(cudaMalloc(&partials_, blocks_ * kPartialBytesPerBlock));
-    CUDA_CHECK(cudaMalloc(&flags_, blocks_ * kFlagBytesPerBlock));
-    CUDA_CHECK(cudaMemset(flags_, 0, blocks_ * kFlagBytesPerBlock));
+    CUDA_CHECK(cudaMalloc(&partials_, partial_bytes()));
+    CUDA_CHECK(cudaMalloc(&flags_, flag_count() * sizeof(int)));
+    CUDA_CHECK(cudaMemset(flags_, 0, flag_count() * sizeof(int)));
   } catch (...) {
     cudaFree(flags_);  // cudaFree(nullptr) does nothing
     cudaFree(partials_);
@@ -421,6 +421,12 @@ StreamKWorkspace::StreamKWorkspace()
 StreamKWorkspace::~StreamKWorkspace() {
   cudaFree(flags_);
   cudaFree(partials_);
+}
+
+std::size_t StreamKWorkspace::partial_bytes() const { return blocks_ * kPartialBytesPerBlock; }
+
+std::size_t StreamKWorkspace::flag_count() const {
+  return blocks_ * kFlagBytesPerBlock / sizeof(int);
 }
 
 std::uint64_t StreamKWorkspace::bytes_needed() {

@@ -2,6 +2,7 @@
 // rule measured per shape that picks among them. sm_90a only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ class StreamKWorkspace {
   float* partials() const { return partials_; }
   int* flags() const { return flags_; }
   int blocks() const { return blocks_; }  // blocks it holds a partial tile for: one per SM
+  std::size_t partial_bytes() const;       // the bytes at partials()
+  std::size_t flag_count() const;          // the ints at flags()
   int device() const { return device_; }  // the device it was allocated on
 
  private:

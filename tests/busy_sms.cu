@@ -19,9 +19,10 @@ __global__ void spin_until_released(volatile int* flags) {
   }
 }
 
-bool wait_until(double seconds, bool (*done)(void*), void* state) {
+template <class Done>
+bool wait_until(double seconds, Done done) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (!done(state)) {
+  while (!done()) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -45,16 +46,13 @@ BusySms::BusySms(int free_sms) {
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
     spin_until_released<<<blocks_, 32, shared_bytes, stream_>>>(device_flags);
     CUDA_CHECK_LAUNCH();
-    const bool running = wait_until(
-        10.0,
-        [](void* self) {
-          const BusySms& busy = *static_cast<const BusySms*>(self);
-          for (int b = 0; b < busy.blocks_; ++b) {
-            if (reinterpret_cast<volatile int*>(busy.host_flags_)[1 + b] == 0) return false;
-          }
-          return true;
-        },
-        this);
+    const volatile int* running_flags = host_flags_ + 1;
+    const bool running = wait_until(10.0, [this, running_flags] {
+      for (int b = 0; b < blocks_; ++b) {
+        if (running_flags[b] == 0) return false;
+      }
+      return true;
+    });
     if (!running) throw CudaError("BusySms: the spinning blocks did not all start within 10 s");
   } catch (...) {
     release();
@@ -74,15 +72,12 @@ void BusySms::release() noexcept {
 }
 
 bool default_stream_finishes_within(double seconds) {
-  return wait_until(
-      seconds,
-      [](void*) {
-        const cudaError_t status = cudaStreamQuery(nullptr);
-        if (status == cudaErrorNotReady) return false;
-        CUDA_CHECK(status);
-        return true;
-      },
-      nullptr);
+  return wait_until(seconds, [] {
+    const cudaError_t status = cudaStreamQuery(nullptr);
+    if (status == cudaErrorNotReady) return false;
+    CUDA_CHECK(status);
+    return true;
+  });
 }
 
 }  // namespace ladder::test

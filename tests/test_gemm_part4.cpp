@@ -530,8 +530,7 @@ void require_dividing_variants_right(
 TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the right result",
           "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
-  const std::size_t flag_count = 2 * static_cast<std::size_t>(workspace.blocks());
-  const std::size_t partial_bytes = 128 * 256 * sizeof(float) * workspace.blocks();
+  const std::size_t flag_count = workspace.flag_count();
   require_dividing_variants_right(
       workspace,
       {stream_k_configs().front(), "128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream",
@@ -546,7 +545,7 @@ TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the ri
         std::fill(flags.begin(), flags.end(), left);
         CUDA_CHECK(cudaMemcpy(workspace.flags(), flags.data(), flag_count * sizeof(int),
                               cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, partial_bytes));
+        CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, workspace.partial_bytes()));
         launch();
       });
 }

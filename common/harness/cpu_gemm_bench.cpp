@@ -45,7 +45,7 @@ CpuGemmBench::~CpuGemmBench() = default;
 Matrix CpuGemmBench::b() { return state_->b.view(); }
 
 void CpuGemmBench::run(Report& report, const std::string& variant, Role role,
-                       const GemmLaunch& gemm) {
+                       const std::function<void(Matrix a, Matrix b, Matrix c)>& gemm) {
   State& s = *state_;
   Measurement row;
   row.variant = variant;

@@ -11,15 +11,14 @@
 
 namespace ladder {
 
-using GemmLaunch = std::function<void(Matrix a, Matrix b, Matrix c)>;
-
 // Random A and B from options.seed (B from seed + 1), as the GPU benches make them.
 class CpuGemmBench {
  public:
   CpuGemmBench(const GemmShape& shape, const RunOptions& options);
   ~CpuGemmBench();
   // Times `gemm` (C poisoned before each run), checks C, adds a row.
-  void run(Report& report, const std::string& variant, Role role, const GemmLaunch& gemm);
+  void run(Report& report, const std::string& variant, Role role,
+           const std::function<void(Matrix a, Matrix b, Matrix c)>& gemm);
   // The input B, for a variant that prepares its own layout of it before timing.
   Matrix b();
 
