@@ -104,7 +104,7 @@ __device__ inline void multiply_slice_swapped(const unsigned char* b_columns, co
   wgmma_commit();
 }
 
-// Store, through TMA: the consumer's 64 columns x N rows of C, in rounds of 64 rows written
+// Store, through TMA: the consumer's 64 columns x N rows of C, in passes of 64 rows written
 // into the staging buffer as C's rows, which one thread stores, clipped at C's edges.
 template <int N>
 __device__ inline void store_transposed_through_tma(const CUtensorMap* c_map,
@@ -115,12 +115,12 @@ __device__ inline void store_transposed_through_tma(const CUtensorMap* c_map,
   const int lane = thread % 32;
   const std::uint32_t base = shared_address(staging);
 #pragma unroll
-  for (int round = 0; round < N / 64; ++round) {
-    if (thread == 0) bulk_wait_read();  // the last round's boxes have left the buffer
+  for (int pass = 0; pass < N / 64; ++pass) {
+    if (thread == 0) bulk_wait_read();  // the last pass's boxes have left the buffer
     sync_threads(barrier_id, 128);
 #pragma unroll
-    for (int group = 0; group < 8; ++group) {  // 8-row groups of C in this round
-      const int j = round * 8 + group;
+    for (int group = 0; group < 8; ++group) {  // 8-row groups of C in this pass
+      const int j = pass * 8 + group;
 #pragma unroll
       // d0..d3: C's row +0 / +1 (D's column), C's column from D's row +0 / +8
       for (int i = 0; i < 4; ++i) {
@@ -132,8 +132,8 @@ __device__ inline void store_transposed_through_tma(const CUtensorMap* c_map,
     fence_shared_for_tma();
     sync_threads(barrier_id, 128);
     if (thread == 0) {
-      tma_store(c_map, staging, n0, m0 + round * 64);
-      tma_store(c_map, staging + 64 * kSliceRowBytes, n0 + 32, m0 + round * 64);
+      tma_store(c_map, staging, n0, m0 + pass * 64);
+      tma_store(c_map, staging + 64 * kSliceRowBytes, n0 + 32, m0 + pass * 64);
       bulk_commit();
     }
   }

@@ -720,6 +720,179 @@ def ring_17():
                 readers, "full", consumers)
 
 
+# ---- Stage 16: the descriptors ----------------------------------------------------------------
+
+def descriptor_fields():
+    """descriptor() of warpgroup.cuh: (bytes a unit, bits a field, the lowest bit of leading, of
+    stride, the swizzle mode, its lowest bit). Each address and distance is masked, shifted right
+    to 16-byte units and shifted left to its field."""
+    match = find(WARPGROUP,
+                 r"d = \(shared_address\(tile\) & 0x([0-9A-Fa-f]+)\) >> (\d+);\s*"
+                 r"d \|= static_cast<std::uint64_t>\(\(leading & 0x[0-9A-Fa-f]+\) >> \d+\) << "
+                 r"(\d+);\s*"
+                 r"d \|= static_cast<std::uint64_t>\(\(stride & 0x[0-9A-Fa-f]+\) >> \d+\) << "
+                 r"(\d+);\s*"
+                 r"d \|= (\d+)ull << (\d+);",
+                 "descriptor()'s fields: (address & mask) >> shift, leading and stride likewise "
+                 "<< their bit, the swizzle mode << its bit")
+    mask, shift = int(match[1], 16), int(match[2])
+    leading_bit, stride_bit, mode, mode_bit = (int(group) for group in match.groups()[2:])
+    return 1 << shift, mask.bit_length() - shift, leading_bit, stride_bit, mode, mode_bit
+
+
+def slice_steps():
+    """multiply_slice of warpgroup.cuh: (K-steps a slice, A's start step in elements, A's leading
+    in bytes, B's start step in rows, B's row in elements). B's leading is kBoxBytes and both
+    strides kSwizzleAtomBytes, or the pattern is not found."""
+    depth, _ = slice_depth()
+    steps = depth // number(WARPGROUP, r"for \(int k = 0; k < kSliceK / (\d+); \+\+k\)",
+                            "multiply_slice's loop for (int k = 0; k < kSliceK / step; ++k)")
+    a_step, a_leading = numbers(WARPGROUP,
+                                r"descriptor\(a_strip \+ k \* (\d+), (\d+), kSwizzleAtomBytes\)",
+                                "A's descriptor(a_strip + k * step, leading, kSwizzleAtomBytes)")
+    b_rows, b_row = numbers(WARPGROUP,
+                            r"descriptor\(b_slot \+ k \* (\d+) \* (\d+), kBoxBytes, "
+                            r"kSwizzleAtomBytes\)",
+                            "B's descriptor(b_slot + k * rows * row, kBoxBytes, kSwizzleAtomBytes)")
+    return steps, a_step, a_leading, b_rows, b_row
+
+
+def descriptors():
+    unit, width, leading_bit, stride_bit, mode, mode_bit = descriptor_fields()
+    steps, a_step, a_leading, b_rows, b_row = slice_steps()
+    m, k, _ = wgmma_shape()
+    block_m, block_n, _, _ = stage_16_tile()
+    depth, row_bytes = slice_depth()
+    element = row_bytes // depth
+    box_rows, box_columns = b_box()
+    period = number(WARPGROUP, r"constexpr int kSwizzleAtomBytes = (\d+);", "kSwizzleAtomBytes")
+    warpgroup_rows = number(STAGE_16, r"\+ warpgroup \* (\d+) \* kSliceK",
+                            "multiply_slice's A: slot + warpgroup * rows * kSliceK")
+    if not (steps * k == depth and a_step == k and b_rows == k and b_row == box_columns):
+        raise MissingConstant(f"{WARPGROUP}: multiply_slice steps {a_step} and {b_rows} x "
+                              f"{b_row} elements; the picture draws {depth // k} steps of {k}")
+    group_rows = period // row_bytes
+    box_bytes = box_rows * row_bytes
+    a_part = block_m * row_bytes
+    boxes = block_n // box_columns
+    a_step_bytes, b_step_bytes = a_step * element, b_rows * b_row * element
+    svg = Svg(880, 0, f"Stage 16's descriptors: the 64-bit value's fields with A's and B's values "
+                      f"in {unit}-byte units, and one slot drawn unswizzled: A's {group_rows}-row "
+                      f"groups {period:,} bytes apart and {steps} K-steps of {a_step_bytes} bytes; "
+                      f"B's {boxes} boxes {kb(box_bytes)} apart and {steps} K-steps of "
+                      f"{b_rows} rows")
+    top = svg.heading("Descriptors: where wgmma finds A and B in a slot",
+                      f"One 64-bit value per operand and K-step; addresses and distances in "
+                      f"{unit}-byte units (bytes / {unit}, after the →).")
+    # The 64-bit value, bit 63 on the left; the fields' widths are not to scale.
+    field_bits = [("swizzle", mode_bit, 63, 84, fill(3)),
+                  ("0", stride_bit + width, mode_bit - 1, 56, EMPTY),
+                  ("stride byte offset", stride_bit, stride_bit + width - 1, 180, fill(2)),
+                  ("0", leading_bit + width, stride_bit - 1, 40, EMPTY),
+                  ("leading byte offset", leading_bit, leading_bit + width - 1, 180, fill(1)),
+                  ("0", width, leading_bit - 1, 40, EMPTY),
+                  ("start address", 0, width - 1, 180, fill(0))]
+    x, bar = 96, top + 26
+    columns = []
+    for name, low, high, w, colour in field_bits:
+        svg.rect(x, bar, w, 34, colour, rx=0)
+        svg.text(x + 3, bar - 6, str(high), 12, colour=MUTED)
+        svg.text(x + w - 3, bar - 6, str(low), 12, anchor="end", colour=MUTED)
+        svg.text(x + w / 2, bar + 22, name, 13, anchor="middle",
+                 weight="bold" if name != "0" else "normal")
+        columns.append((x, w))
+        x += w
+    a_values = [[f"{mode}: {row_bytes} B"], ["0"],
+                [f"{period:,} B → {period // unit}", f"next {group_rows} rows of m"], ["0"],
+                [f"{a_leading} B → {a_leading // unit}", "unused"], ["0"],
+                [f"slot + {kb(warpgroup_rows * row_bytes)} × warpgroup",
+                 f"+ {a_step_bytes} B a K-step"]]
+    b_values = [[f"{mode}: {row_bytes} B"], ["0"],
+                [f"{period:,} B → {period // unit}", f"next {group_rows} rows of k"], ["0"],
+                [f"{kb(box_bytes)} → {box_bytes // unit}", f"next box: next {box_columns} n"],
+                ["0"], [f"slot + {kb(a_part)}", f"+ {kb(b_step_bytes)} a K-step"]]
+    row_y = bar + 34
+    for label, kind, values in (("A", "K-major", a_values), ("B", "N-major", b_values)):
+        svg.text(24, row_y + 19, label, 14, weight="bold")
+        svg.text(24, row_y + 36, kind, 12, colour=MUTED)
+        for (x, w), lines in zip(columns, values):
+            svg.rect(x, row_y, w, 46, CARD, stroke=BORDER, rx=0)
+            svg.lines(x + w / 2, row_y + (28 if len(lines) == 1 else 19), lines, 12, gap=17,
+                      anchor="middle")
+        row_y += 46
+    # One slot, unswizzled: A's part (rows of m along k), then B's boxes (rows of k along n).
+    y = row_y + 40
+    svg.text(24, y, f"One slot, drawn unswizzled; tinted: what K-step 0 reads", 15, weight="bold")
+    top_a = y + 92
+    scale_a = 320 / block_m          # px a row of A
+    x_a, w_a = 110, 160
+    column = w_a / steps
+    svg.text(x_a + w_a / 2, y + 28, f"A: {block_m} rows (m) x {row_bytes} B ({depth} k)", 13,
+             anchor="middle", weight="bold")
+    svg.text(x_a - 6, y + 66, "K-step", 12, anchor="end", colour=MUTED)
+    for step in range(steps):
+        svg.text(x_a + (step + 0.5) * column, y + 66, str(step), 12, anchor="middle",
+                 colour=MUTED)
+    svg.rect(x_a, top_a, w_a, block_m * scale_a, EMPTY, rx=0)
+    svg.rect(x_a, top_a, column, block_m * scale_a, fill(0), stroke=BORDER, rx=0)
+    for row in range(group_rows, block_m, group_rows):
+        svg.line(x_a, top_a + row * scale_a, x_a + w_a, top_a + row * scale_a, BORDER, 1)
+    for step in range(1, steps):
+        svg.line(x_a + step * column, top_a, x_a + step * column, top_a + block_m * scale_a,
+                 MUTED, 1, dash="4 3")
+    svg.rect(x_a, top_a, w_a, block_m * scale_a, "none", rx=0)
+    split = top_a + warpgroup_rows * scale_a
+    svg.line(x_a, split, x_a + w_a, split, INK, 2.5)
+    middle = x_a + column + (w_a - column) / 2
+    for w in range(block_m // warpgroup_rows):
+        lines = [f"warpgroup {w}", f"rows {w * warpgroup_rows}-{(w + 1) * warpgroup_rows - 1}"]
+        if w:
+            lines.append(f"start + {kb(w * warpgroup_rows * row_bytes)}")
+        svg.lines(middle, top_a + (w + 0.5) * warpgroup_rows * scale_a - 8, lines, 12, gap=17,
+                  anchor="middle")
+    svg.line(x_a - 6, top_a, x_a - 6, top_a + group_rows * scale_a, GREEN, 2, arrow=True)
+    svg.lines(x_a - 12, top_a + 12, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
+    bottom = top_a + block_m * scale_a
+    # B's boxes side by side, as their columns of n lie in the tile.
+    x_b, w_b, gap = 390, 108, 11
+    scale_b = 320 / box_rows
+    svg.text(x_b + (boxes * w_b + (boxes - 1) * gap) / 2, y + 28,
+             f"B: {boxes} boxes of {box_rows} rows (k) x {row_bytes} B ({box_columns} n)", 13,
+             anchor="middle", weight="bold")
+    svg.line(x_b, y + 56, x_b + w_b + gap, y + 56, ORANGE, 2, arrow=True)
+    svg.text(x_b + w_b + gap + 8, y + 60, f"leading: {kb(box_bytes)}, the next box", 12)
+    for box in range(boxes):
+        x = x_b + box * (w_b + gap)
+        svg.text(x + w_b / 2, y + 82, f"n {box * box_columns}-{(box + 1) * box_columns - 1}", 12,
+                 anchor="middle")
+        svg.rect(x, top_a, w_b, box_rows * scale_b, EMPTY, rx=0)
+        svg.rect(x, top_a, w_b, b_rows * scale_b, fill(0), stroke=BORDER, rx=0)
+        for row in range(group_rows, box_rows, group_rows):
+            dash = None if row % b_rows == 0 else "4 3"
+            svg.line(x, top_a + row * scale_b, x + w_b, top_a + row * scale_b,
+                     MUTED if dash is None else BORDER, 1, dash=dash)
+        svg.rect(x, top_a, w_b, box_rows * scale_b, "none", rx=0)
+        svg.text(x + w_b / 2, bottom + 18, f"slot + {kb(a_part + box * box_bytes)}", 12,
+                 anchor="middle", colour=MUTED)
+    for step in range(steps):
+        svg.text(x_b + w_b / 2, top_a + (step + 0.5) * b_rows * scale_b + 4, f"K-step {step}",
+                 12, anchor="middle")
+    svg.line(x_b - 6, top_a, x_b - 6, top_a + group_rows * scale_b, GREEN, 2, arrow=True)
+    svg.lines(x_b - 12, top_a + 16, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
+    svg.text(x_a + w_a / 2, bottom + 18, f"slot + 0; leading unused", 12, anchor="middle",
+             colour=MUTED)
+    svg.height = 8 + svg.lines(24, bottom + 52, [
+        f"Both operands are rows of {row_bytes} B, and {group_rows} rows are one period of the "
+        f"swizzle, {period:,} B: the stride, for A and B.",
+        f"A's rows hold the whole {depth}-deep slice: there is no next block along them, so "
+        f"A's leading offset is unused.",
+        f"B's rows run along n, {box_columns} to a box; one m{m}n{block_n}k{k} reads {boxes} "
+        f"boxes, {kb(box_bytes)} apart: B's leading offset.",
+        f"A K-step of {k} moves only the start: {a_step_bytes} B along A's rows, {b_rows} rows "
+        f"({kb(b_step_bytes)}) down B's boxes. The hardware swizzles."], 13)
+    return svg
+
+
 # ---- Stage 18: the tile order of persistent blocks, and the store that overlaps ---------------
 
 def stage_18_tiling():
@@ -821,14 +994,14 @@ def epilogue():
                    "Config's default Slots")
     staging = numbers(PERSISTENT, r"constexpr int kStagingBytes = (\d+) \* (\d+) \* (\d+);",
                       "kStagingBytes = rows * columns * bytes")
-    round_columns = number(PERSISTENT, r"for \(int round = 0; round < N / (\d+); \+\+round\)",
-                           "store_strip_through_tma's rounds of N / columns")
+    pass_columns = number(PERSISTENT, r"for \(int pass = 0; pass < N / (\d+); \+\+pass\)",
+                           "store_strip_through_tma's passes of N / columns")
     box_columns, box_rows = numbers(PERSISTENT_KERNEL,
                                     r"make_store_tensor_map_2d\(c, (\d+), (\d+)\)",
                                     "make_store_tensor_map_2d(c, columns, rows): the store's box")
-    rounds = block_n // round_columns
+    passes = block_n // pass_columns
     svg = Svg(880, 0, "Stage 18's epilogue: a consumer writes its strip to the staging buffer in "
-                      f"{rounds} rounds and TMA stores it while the next tile's loads and products "
+                      f"{passes} passes and TMA stores it while the next tile's loads and products "
                       "run")
     top = svg.heading("Stage 18: the store overlaps the next tile",
                       f"One block; a consumer's strip is {consumer_rows} x {block_n} floats. "
@@ -836,10 +1009,10 @@ def epilogue():
     left, end, lane = 200, 17, 46
     unit = (856 - left) / end
     y0 = top + 40
-    # The stores' lane has a row per round, since a round's store may still run when the next
-    # round's starts.
+    # The stores' lane has a row per pass, since a pass's store may still run when the next
+    # pass's starts.
     store_row = 20
-    heights = (lane, lane, rounds * store_row + 10)
+    heights = (lane, lane, passes * store_row + 10)
     tops = (y0, y0 + lane, y0 + 2 * lane)
     for name, y, height in zip(("producer: TMA loads", "consumer: wgmma", "TMA stores to C"),
                                tops, heights):
@@ -853,8 +1026,8 @@ def epilogue():
 
     # A tile of 8 slices (schematic): the producer runs `slots` slices ahead of the products,
     # so while the last slices of tile t are multiplied it already loads the next tile's first.
-    products_end, per_round, store_time = 9, 0.9, 2.4
-    resume = products_end + rounds * per_round
+    products_end, per_pass, store_time = 9, 0.9, 2.4
+    resume = products_end + passes * per_pass
     # Where the store and the next tile overlap (drawn first: the bars cover it).
     overlap = left + resume * unit
     svg.line(overlap, y0 - 8, overlap, tops[2] + heights[2], INK, 2, dash="5 4")
@@ -866,18 +1039,18 @@ def epilogue():
     bar(tops[0], products_end, resume - products_end, lane - 12, EMPTY, "ring full: waits")
     bar(tops[0], resume, end - resume, lane - 12, tint(VERMILLION, 0.35), "next tile's slices")
     bar(tops[1], 1, products_end - 1, lane - 12, tint(BLUE, 0.35), "products of tile t")
-    for r in range(rounds):
-        bar(tops[1], products_end + r * per_round, per_round, lane - 12, fill(4), str(r + 1))
-        bar(tops[2] + r * store_row, products_end + (r + 1) * per_round, store_time, store_row - 4,
-            fill(2), f"round {r + 1}")
+    for r in range(passes):
+        bar(tops[1], products_end + r * per_pass, per_pass, lane - 12, fill(4), str(r + 1))
+        bar(tops[2] + r * store_row, products_end + (r + 1) * per_pass, store_time, store_row - 4,
+            fill(2), f"pass {r + 1}")
     bar(tops[1], resume, end - resume, lane - 12, tint(BLUE, 0.35), "the next tile's products")
     y = tops[2] + heights[2] + 24
-    x = svg.swatch(24, y, fill(4), f"registers → staging buffer, {round_columns} columns a round")
+    x = svg.swatch(24, y, fill(4), f"registers → staging buffer, {pass_columns} columns a pass")
     svg.swatch(x, y, fill(2), f"TMA reads the buffer, writes C: {2 * box_columns} columns")
     svg.height = 8 + svg.lines(24, y + 30, [
         f"Each consumer owns a staging buffer of {staging[0]} x {staging[1]} floats "
-        f"({kb(staging[0] * staging[1] * staging[2])}). A round fills it, fences, and thread 0",
-        f"hands TMA two boxes of {box_rows} x {box_columns}. Before the next round, thread 0 waits "
+        f"({kb(staging[0] * staging[1] * staging[2])}). A pass fills it, fences, and thread 0",
+        f"hands TMA two boxes of {box_rows} x {box_columns}. Before the next pass, thread 0 waits "
         "only until TMA has read",
         "the buffer (bulk_wait_read), not until C is written: the writes reach memory while the "
         "next tile's products run."], 13)
@@ -1286,6 +1459,7 @@ PICTURES = (
     ("14_gpu_mma_ldmatrix/pictures/mma_fragments.svg", mma_fragments),
     ("14_gpu_mma_ldmatrix/pictures/ldmatrix_x4.svg", ldmatrix_x4),
     ("16_gpu_tma_wgmma/pictures/ring.svg", ring_16),
+    ("16_gpu_tma_wgmma/pictures/descriptors.svg", descriptors),
     ("17_gpu_warp_specialized/pictures/ring.svg", ring_17),
     ("18_gpu_persistent/pictures/tile_order.svg", tile_order),
     ("18_gpu_persistent/pictures/epilogue.svg", epilogue),

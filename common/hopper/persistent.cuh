@@ -197,8 +197,8 @@ __device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtenso
   }
 }
 
-// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column rounds.
-// Each round its threads write 64 x 64 values into the consumer's staging buffer, in the
+// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column passes.
+// Each pass its threads write 64 x 64 values into the consumer's staging buffer, in the
 // 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),
 // and one thread hands the two 32-column boxes to TMA, which clips them at C's edges. The
 // 8-byte stores are served a half-warp at a time, whose 4 rows reach only 4 of the 8 chunk
@@ -211,13 +211,13 @@ __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigne
                                                int thread, int barrier_id) {
   const int row = thread / 32 * 16 + thread % 32 / 4;
 #pragma unroll
-  for (int round = 0; round < N / 64; ++round) {
-    if (thread == 0) bulk_wait_read();  // the last round's boxes have left the buffer
+  for (int pass = 0; pass < N / 64; ++pass) {
+    if (thread == 0) bulk_wait_read();  // the last pass's boxes have left the buffer
     sync_threads(barrier_id, 128);
 #pragma unroll
-    for (int group = 0; group < 8; ++group) {  // 8-column groups of this round
-      const int j = round * 8 + group;
-      const int col = group * 8 + thread % 4 * 2;  // 0..63 within the round
+    for (int group = 0; group < 8; ++group) {  // 8-column groups of this pass
+      const int j = pass * 8 + group;
+      const int col = group * 8 + thread % 4 * 2;  // 0..63 within the pass
       const int box = col / 32;
       const int chunk = col % 32 / 4;
 #pragma unroll
@@ -231,8 +231,8 @@ __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigne
     fence_shared_for_tma();
     sync_threads(barrier_id, 128);
     if (thread == 0) {
-      tma_store(c_map, staging, col0 + round * 64, row0);
-      tma_store(c_map, staging + 64 * 128, col0 + round * 64 + 32, row0);
+      tma_store(c_map, staging, col0 + pass * 64, row0);
+      tma_store(c_map, staging + 64 * 128, col0 + pass * 64 + 32, row0);
       bulk_commit();
     }
   }
