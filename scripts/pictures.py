@@ -580,12 +580,14 @@ def operand_layouts():
         svg.text(x - 8, y0 + 3 * cell + 5, f"{row_name} ↓", 13, anchor="end", colour=MUTED)
         x += 280
     svg.height = 8 + svg.lines(24, top + 56 + 6 * cell + 60, [
-        f"In the Hopper kernels a slot's A part is {block_m} rows of {row_bytes} bytes, one m "
-        f"each, {depth} k: K-major. A box of B is",
-        f"{box_rows} rows of {row_bytes} bytes, one k each, {box_columns} n: N-major. BF16 wgmma "
-        "reads either (a transpose bit);",
-        "TF32 and FP8 wgmma read only K-major from shared memory, and mma.sync's .col wants B "
-        "K-major in registers."], 13)
+        "Stored row-major, A is K-major and B N-major. mma.sync's .col wants B K-major in "
+        "registers, so stage 14",
+        f"transposes it on the way. From stage 16 on, a slice of A lies in shared memory as "
+        f"{block_m} rows of {row_bytes} bytes,",
+        f"one m each, {depth} k (K-major), and a piece of B as {box_rows} rows of {row_bytes} "
+        f"bytes, one k each, {box_columns} n (N-major).",
+        "Hopper's tensor cores read BF16 either way (a transpose bit), TF32 and FP8 only "
+        "K-major."], 13)
     return svg
 
 
@@ -724,20 +726,23 @@ def ring_17():
 
 def descriptor_fields():
     """descriptor() of warpgroup.cuh: (bytes a unit, bits a field, the lowest bit of leading, of
-    stride, the swizzle mode, its lowest bit). Each address and distance is masked, shifted right
-    to 16-byte units and shifted left to its field."""
+    stride, the swizzle mode, its lowest bit, the swizzle's bytes as its comment names them).
+    Each address and distance is masked, shifted right to 16-byte units and shifted left to its
+    field."""
     match = find(WARPGROUP,
                  r"d = \(shared_address\(tile\) & 0x([0-9A-Fa-f]+)\) >> (\d+);\s*"
                  r"d \|= static_cast<std::uint64_t>\(\(leading & 0x[0-9A-Fa-f]+\) >> \d+\) << "
                  r"(\d+);\s*"
                  r"d \|= static_cast<std::uint64_t>\(\(stride & 0x[0-9A-Fa-f]+\) >> \d+\) << "
                  r"(\d+);\s*"
-                 r"d \|= (\d+)ull << (\d+);",
+                 r"d \|= (\d+)ull << (\d+);  // (\d+)-byte swizzle",
                  "descriptor()'s fields: (address & mask) >> shift, leading and stride likewise "
-                 "<< their bit, the swizzle mode << its bit")
+                 "<< their bit, the swizzle mode << its bit  // N-byte swizzle")
     mask, shift = int(match[1], 16), int(match[2])
-    leading_bit, stride_bit, mode, mode_bit = (int(group) for group in match.groups()[2:])
-    return 1 << shift, mask.bit_length() - shift, leading_bit, stride_bit, mode, mode_bit
+    leading_bit, stride_bit, mode, mode_bit, swizzle = (int(group)
+                                                       for group in match.groups()[2:])
+    return (1 << shift, mask.bit_length() - shift, leading_bit, stride_bit, mode, mode_bit,
+            swizzle)
 
 
 def slice_steps():
@@ -758,7 +763,7 @@ def slice_steps():
 
 
 def descriptors():
-    unit, width, leading_bit, stride_bit, mode, mode_bit = descriptor_fields()
+    unit, width, leading_bit, stride_bit, mode, mode_bit, swizzle_bytes = descriptor_fields()
     steps, a_step, a_leading, b_rows, b_row = slice_steps()
     m, k, _ = wgmma_shape()
     block_m, block_n, _, _ = stage_16_tile()
@@ -802,12 +807,13 @@ def descriptors():
                  weight="bold" if name != "0" else "normal")
         columns.append((x, w))
         x += w
-    a_values = [[f"{mode}: {row_bytes} B"], ["0"],
+    swizzle = [f"mode {mode}:", f"{swizzle_bytes}-byte"]
+    a_values = [swizzle, ["0"],
                 [f"{period:,} B → {period // unit}", f"next {group_rows} rows of m"], ["0"],
                 [f"{a_leading} B → {a_leading // unit}", "unused"], ["0"],
                 [f"slot + {kb(warpgroup_rows * row_bytes)} × warpgroup",
                  f"+ {a_step_bytes} B a K-step"]]
-    b_values = [[f"{mode}: {row_bytes} B"], ["0"],
+    b_values = [swizzle, ["0"],
                 [f"{period:,} B → {period // unit}", f"next {group_rows} rows of k"], ["0"],
                 [f"{kb(box_bytes)} → {box_bytes // unit}", f"next box: next {box_columns} n"],
                 ["0"], [f"slot + {kb(a_part)}", f"+ {kb(b_step_bytes)} a K-step"]]
@@ -822,7 +828,7 @@ def descriptors():
         row_y += 46
     # One slot, unswizzled: A's part (rows of m along k), then B's boxes (rows of k along n).
     y = row_y + 40
-    svg.text(24, y, f"One slot, drawn unswizzled; tinted: what K-step 0 reads", 15, weight="bold")
+    svg.text(24, y, "One slot, drawn unswizzled; tinted: what K-step 0 reads", 15, weight="bold")
     top_a = y + 92
     scale_a = 320 / block_m          # px a row of A
     x_a, w_a = 110, 160
@@ -851,7 +857,7 @@ def descriptors():
         svg.lines(middle, top_a + (w + 0.5) * warpgroup_rows * scale_a - 8, lines, 12, gap=17,
                   anchor="middle")
     svg.line(x_a - 6, top_a, x_a - 6, top_a + group_rows * scale_a, GREEN, 2, arrow=True)
-    svg.lines(x_a - 12, top_a + 12, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
+    svg.lines(x_a - 16, top_a + 12, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
     bottom = top_a + block_m * scale_a
     # B's boxes side by side, as their columns of n lie in the tile.
     x_b, w_b, gap = 390, 108, 11
@@ -878,10 +884,10 @@ def descriptors():
         svg.text(x_b + w_b / 2, top_a + (step + 0.5) * b_rows * scale_b + 4, f"K-step {step}",
                  12, anchor="middle")
     svg.line(x_b - 6, top_a, x_b - 6, top_a + group_rows * scale_b, GREEN, 2, arrow=True)
-    svg.lines(x_b - 12, top_a + 16, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
-    svg.text(x_a + w_a / 2, bottom + 18, f"slot + 0; leading unused", 12, anchor="middle",
+    svg.lines(x_b - 16, top_a + 16, ["stride", f"{period:,} B"], 12, gap=16, anchor="end")
+    svg.text(x_a + w_a / 2, bottom + 18, "slot + 0; leading unused", 12, anchor="middle",
              colour=MUTED)
-    svg.height = 8 + svg.lines(24, bottom + 52, [
+    svg.height = round(8 + svg.lines(24, bottom + 52, [
         f"Both operands are rows of {row_bytes} B, and {group_rows} rows are one period of the "
         f"swizzle, {period:,} B: the stride, for A and B.",
         f"A's rows hold the whole {depth}-deep slice: there is no next block along them, so "
@@ -889,7 +895,9 @@ def descriptors():
         f"B's rows run along n, {box_columns} to a box; one m{m}n{block_n}k{k} reads {boxes} "
         f"boxes, {kb(box_bytes)} apart: B's leading offset.",
         f"A K-step of {k} moves only the start: {a_step_bytes} B along A's rows, {b_rows} rows "
-        f"({kb(b_step_bytes)}) down B's boxes. The hardware swizzles."], 13)
+        f"({kb(b_step_bytes)}) down B's boxes.",
+        f"The starts step as if unswizzled: swizzle mode {mode} makes wgmma apply the XOR to each "
+        "address it forms."], 13))
     return svg
 
 

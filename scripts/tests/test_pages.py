@@ -79,6 +79,25 @@ class PagesTest(unittest.TestCase):
                     if index + 1 < len(order):
                         self.assertEqual(target_of(page, bar, "→"), [order[index + 1]], bar)
 
+    def test_each_primer_comes_just_before_the_stage_it_prepares(self):
+        # A primer sits in the folder of the stage that first needs it (03_gpu_naive/PRIMER.md,
+        # 13_gpu_wmma/PRIMER.md, 22_gpu_fp8/FP8.md) and is read before that stage's page.
+        order = [page for page, _ in reading_order()]
+        primers = [page for page in order if not page.endswith("/README.md")]
+        self.assertIn("22_gpu_fp8/FP8.md", primers)
+        for primer in primers:
+            with self.subTest(primer=primer):
+                stage = os.path.dirname(primer) + "/README.md"
+                self.assertEqual(order.index(stage), order.index(primer) + 1, order)
+
+    def test_the_chain_ends_lead_back_to_the_readme_only(self):
+        # The first page's previous link, and the last page's next link if it has one, lead
+        # back to the README.
+        order = [page for page, _ in reading_order()]
+        for end, arrow in ((order[0], "←"), (order[-1], "→")):
+            for bar in navigation_lines(end):
+                self.assertIn(target_of(end, bar, arrow), ([], ["README.md"]), bar)
+
     def test_each_reading_time_is_the_pages_words_over_200(self):
         for page, stated in reading_order():
             with self.subTest(page=page):

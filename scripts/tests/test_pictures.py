@@ -76,6 +76,9 @@ class PicturesTest(ScriptTest):
             # Found, but not the shape whose fragments the picture draws.
             (pictures.MMA_TILE, r"m16n8k16\.row\.col", "m16n8k8.row.col",
              "mma.sync is m16n8k8"),
+            # B's leading and stride offsets swapped: the descriptor picture would lie.
+            (pictures.WARPGROUP, r"kBoxBytes, kSwizzleAtomBytes\)",
+             "kSwizzleAtomBytes, kBoxBytes)", "common/hopper/warpgroup.cuh: no B's descriptor"),
         )
         for index, (path, pattern, replace, words) in enumerate(cases):
             with self.subTest(source=path):
@@ -83,6 +86,15 @@ class PicturesTest(ScriptTest):
                 self.edit(root, path, pattern, replace)
                 for args in (("--check",), ()):
                     self.assert_clear_failure(self.pictures(*args, "--root", root), 2, words)
+
+    def test_the_swizzle_period_changes_only_the_descriptor_picture(self):
+        root = self.copy_of_the_sources()
+        self.edit(root, pictures.WARPGROUP, r"kSwizzleAtomBytes = 1024;",
+                  "kSwizzleAtomBytes = 2048;")
+        done = self.pictures("--check", "--root", root)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(done.stdout.strip(),
+                         "differs from its sources: 16_gpu_tma_wgmma/pictures/descriptors.svg")
 
     def test_a_picture_nothing_writes_is_found(self):
         root = self.copy_of_the_sources()
