@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Runs one tensor-core stage over the matrix products people run and prints its % of cuBLAS
-BF16 on each: the benchmark list that stage 21 (stream-K) is measured on.
+"""Runs one tensor-core stage over the matrix products people run and prints its % of its
+ceiling on each (cuBLAS BF16; cuBLASLt FP8 for stage 22): the benchmark list that stage 21
+(stream-K) is measured on.
 
   python3 scripts/shapes.py                        stage 19's default on every shape
   python3 scripts/shapes.py --stage NAME --csv out.csv
   python3 scripts/shapes.py --stage 21_gpu_stream_k --config all
   python3 scripts/shapes.py --from-csv FILE        print the table of a run, running nothing
+  python3 scripts/shapes.py --stage 22_gpu_fp8 --no-oracle   FP8 per tensor (its other rows
+                                                   are other recipes, not choices)
 
 The shapes are scripts/model_shapes.csv (name, m, n, k): large squares, one that is not a
 whole number of 128-byte lines (4040^3), the four matrix products of a Llama-3-8B layer at
@@ -66,7 +69,7 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def per_shape(results):
+def per_shape(results, oracle=True):
     """For each (shape name, rows) of a run, what the tables take from it: the default's row,
     the ceiling's row and the default's % of it; where the program ran a baseline (the stage
     before, in the same program), its %; and where it ran several variants (--config all), the
@@ -78,7 +81,7 @@ def per_shape(results):
         base = next((r for r in rows if r["role"] == "baseline"), None)
         choices = [r for r in rows if r["role"] == "stage"][1:]
         best = None
-        if choices:
+        if choices and oracle:
             best = max(choices + ([base] if base else []), key=lambda r: float(r["rate"]))
         shapes.append({"name": name, "own": own, "top": top, "percent": percent_of(own, top),
                        "baseline": percent_of(base, top) if base else None, "best": best,
@@ -86,10 +89,10 @@ def per_shape(results):
     return shapes
 
 
-def table(results):
+def table(results, oracle=True):
     """The table of [(shape name, rows)] and its summary lines: the baseline's % and the oracle
-    (per_shape) are columns where every program measured them."""
-    shapes = per_shape(results)
+    (per_shape; none where oracle is False) are columns where every program measured them."""
+    shapes = per_shape(results, oracle)
     with_baseline = all(s["baseline"] is not None for s in shapes)
     with_oracle = all(s["best"] is not None for s in shapes)
     body, percents, baselines, oracles = [], [], [], []
@@ -105,15 +108,16 @@ def table(results):
             oracles.append((shape["oracle"], name, percent))
             line += [shape["best"]["variant"].split(",")[0], f"{ladder.cut(shape['oracle'], 1)}%"]
         body.append(line)
-    header = ["shape", "problem", "variant", "GFLOP/s", "cuBLAS BF16, same program", "% of it"]
+    top_name = ladder.ceiling_name(shapes[0]["top"])  # cuBLAS BF16, or cuBLASLt FP8 for stage 22
+    header = ["shape", "problem", "variant", "GFLOP/s", f"{top_name}, same program", "% of it"]
     if with_baseline:
-        header.append("baseline, % of cuBLAS")
+        header.append(f"baseline, % of {top_name}")
     if with_oracle:
-        header += ["best variant", "% of cuBLAS"]
+        header += ["best variant", f"% of {top_name}"]
     low = min(percents)
     text = (ladder.table(header, body) +
-            f"\n\nGeometric mean {ladder.cut(geomean([p for p, _ in percents]), 1)}% of cuBLAS "
-            f"BF16 over {len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
+            f"\n\nGeometric mean {ladder.cut(geomean([p for p, _ in percents]), 1)}% of "
+            f"{top_name} over {len(percents)} shapes; lowest {ladder.cut(low[0], 1)}% ({low[1]}).")
     if with_baseline:
         slower = [(own - base, name) for base, name, own in baselines if own < base]
         base_low = min(baselines)
@@ -158,7 +162,7 @@ def run(options, log):
         for row in rows:
             row["shape"] = name
         results.append((name, rows))
-    print(table(results))
+    print(table(results, options.oracle))
     if options.csv:
         ladder.write_csv(options.csv, [row for _, rows in results for row in rows])
     return 0
@@ -180,11 +184,14 @@ def main():
                         "variant in each process; the table shows the first, the default)")
     parser.add_argument("--csv", help="also write every row, with its shape, to this CSV")
     parser.add_argument("--from-csv", metavar="CSV", help="print the table of a run's CSV")
+    parser.add_argument("--no-oracle", dest="oracle", action="store_false",
+                        help="no best-variant columns: where the stage's other rows are not "
+                        "choices of its default (stage 22's per-block and from-FP32 rows)")
     options = parser.parse_args()
     log = lambda text: (sys.stderr.write(text), sys.stderr.flush())
     try:
         if options.from_csv:
-            print(table(from_csv(options.from_csv)))
+            print(table(from_csv(options.from_csv), options.oracle))
             return 0
         return run(options, log)
     except ladder.MissingInput as error:

@@ -81,6 +81,24 @@ class ShapesTest(ScriptTest):
         self.assertIn("Rows whose median is more than 1.15x their fastest run: 1 (a, wide: 2.00x).",
                       done.stdout)
 
+    def test_fp8_rows_name_their_ceiling_and_no_oracle_drops_the_other_recipes(self):
+        path = self.write("fp8.csv", """\
+            stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
+            22_gpu,19 clusters (BF16),baseline,A 1x1 * B 1x1,gpu,1,1,3,50,GFLOP/s,,yes,a
+            22_gpu,by_size,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
+            22_gpu,per-block scales,stage,A 1x1 * B 1x1,gpu,1,1,3,95,GFLOP/s,,yes,a
+            22_gpu,"cuBLASLt FP8 (E4M3, FP32 accumulate)",ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            """)
+        done = self.shapes_py("--from-csv", path, "--no-oracle")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Geometric mean 90.0% of cuBLASLt FP8 over 1 shapes; lowest 90.0% (a).",
+                      done.stdout)
+        self.assertIn("cuBLASLt FP8, same program", done.stdout)
+        self.assertNotIn("oracle", done.stdout)
+        self.assertNotIn("best variant", done.stdout)
+        # Without --no-oracle the per-block row would count as a choice of the default.
+        self.assertIn("(the oracle)", self.shapes_py("--from-csv", path).stdout)
+
     def test_no_gpu_is_a_skip_with_the_reason(self):
         build = self.stage("0", "0", exit_code=NO_GPU,
                            stderr="19_gpu: skipped: no usable CUDA device\n")
