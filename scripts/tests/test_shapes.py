@@ -99,6 +99,18 @@ class ShapesTest(ScriptTest):
         # Without --no-oracle the per-block row would count as a choice of the default.
         self.assertIn("(the oracle)", self.shapes_py("--from-csv", path).stdout)
 
+    def test_a_shape_the_library_refused_is_left_out_and_named(self):
+        done = self.shapes_py("--from-csv", self.write("refused.csv", """\
+            stage,variant,role,problem,device,median_ms,min_ms,runs,rate,unit,pct_of_ceiling,verified,shape
+            22_gpu,by_size,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,a
+            22_gpu,"cuBLASLt FP8 (E4M3, FP32 accumulate)",ceiling,A 1x1 * B 1x1,gpu,1,1,3,100,GFLOP/s,,yes,a
+            22_gpu,by_size,stage,A 1x1 * B 1x1,gpu,1,1,3,90,GFLOP/s,,yes,odd
+            """), "--no-oracle")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("over 1 shapes; lowest 90.0% (a).", done.stdout)
+        self.assertIn("Without a ceiling row (the library refused the shape), so left out: odd.",
+                      done.stdout)
+
     def test_no_gpu_is_a_skip_with_the_reason(self):
         build = self.stage("0", "0", exit_code=NO_GPU,
                            stderr="19_gpu: skipped: no usable CUDA device\n")
@@ -118,7 +130,8 @@ class ShapesTest(ScriptTest):
 
     def test_the_other_committed_lists_are_readable(self):
         import shapes
-        for name, count in (("model_shapes_more.csv", 15), ("model_shapes_heldout.csv", 12)):
+        for name, count in (("model_shapes_more.csv", 15), ("model_shapes_heldout.csv", 12),
+                            ("model_shapes_unseen.csv", 31)):
             listed = shapes.read_shapes(os.path.join(REPO, "scripts", name))
             self.assertEqual(len(listed), count, name)
             self.assertTrue(all(m > 0 and n > 0 and k > 0 for _, m, n, k in listed), name)
