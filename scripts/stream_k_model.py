@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""A model of stage 21's variants: each one's time predicted from the shape and the GPU, its
+constants fitted on some shape lists and checked on another that it never saw.
+
+  python3 scripts/stream_k_model.py                 fit on the three lists the rule was made on,
+                                                    check on scripts/model_shapes_unseen.csv
+  python3 scripts/stream_k_model.py --fit A.csv B.csv --check C.csv
+
+Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
+19's default and cuBLAS BF16 on each shape. For a variant with tiles of BM x BN in clusters of c
+(R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 64) slices, the model counts what
+the slowest cluster does, as 21_gpu_stream_k/kernel.cu's divide() hands out the work:
+
+  data-parallel  ceil(T / R) tiles of L slices
+  split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
+                 and s - 1 partial tiles added by the finishing part
+  Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
+                 slices, which touches ceil(share / L) + 1 tiles, and one partial tile added
+
+  time = max(tau_t x slices + phi_t x tiles + rho x partial tiles + sigma_scheme + lambda,
+             bytes / min(B, active SMs x beta) + lambda)
+
+tau_t (a slice's time) and phi_t (a tile's fixed cost: the first loads, the store) per tiling;
+rho per 128 x 256 partial tile read back; sigma a split or Stream-K launch's fixed extra; lambda
+the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves; B is cudaMemcpy's rate in
+the ladder's record on the same GPU; beta one SM's share, fitted. The fit is linear least
+squares on the relative error, over the rows that the bandwidth term does not bound.
+
+The check picks, on each shape, the variant the model predicts fastest, and prints its % of
+cuBLAS beside the rule's (by_shape, the stage's default) and the oracle's (the fastest of the
+variants and stage 19's default, measured). Shapes that take stage 15's kernel (rows that are
+not whole 16 bytes) are left out: every variant runs the same kernel there.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+RESULTS = os.path.join(REPO, "results", "21_gpu_stream_k")
+KERNEL = os.path.join(REPO, "21_gpu_stream_k", "kernel.cu")
+RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
+FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
+CHECK_LISTS = ["model_shapes_unseen.csv"]
+CUBLAS = "cuBLAS BF16 (FP32 accumulate)"
+BASELINE = "19 clusters"
+RULE = "by_shape"
+SLICE_K = 64
+
+# The tilings: (BM, BN, blocks per cluster). Stage 21's variants use the first, fifth and sixth;
+# stage 19's default any of the first four (persistent_rule.cuh).
+TILINGS = {"128x256_c2": (128, 256, 2), "128x256_c1": (128, 256, 1), "128x192_c2": (128, 192, 2),
+           "128x192_c1": (128, 192, 1), "128x128_c1": (128, 128, 1), "128x64_c1": (128, 64, 1)}
+NAMES = list(TILINGS)
+SCHEMES = {"dp": "data-parallel", "split": "split-K", "stream": "Stream-K"}
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def max_split():
+    """kMaxSplit, read from the stage's kernel."""
+    with open(KERNEL) as f:
+        found = re.search(r"constexpr int kMaxSplit = (\d+);", f.read())
+    if not found:
+        raise SystemExit(f"stream_k_model.py: no kMaxSplit in {KERNEL}")
+    return int(found.group(1))
+
+
+class Gpu:
+    def __init__(self, sms, bytes_per_us):
+        self.sms, self.bytes_per_us = sms, bytes_per_us
+
+    def resident(self, tiling):
+        return self.sms // TILINGS[tiling][2]
+
+
+def record_gpu(path=RECORD):
+    """The SM count and cudaMemcpy's device-to-device rate of the ladder's record."""
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if "cudaMemcpy" in r["variant"]]
+    if not rows:
+        raise SystemExit(f"stream_k_model.py: no cudaMemcpy row in {path}")
+    sms = int(re.search(r"(\d+) SMs", rows[0]["device"]).group(1))
+    rate = sorted(float(r["rate"]) for r in rows)[len(rows) // 2]  # GB/s
+    return Gpu(sms, rate * 1e3)  # bytes per microsecond
+
+
+def tiles(tiling, m, n):
+    bm, bn, c = TILINGS[tiling]
+    return cdiv(cdiv(m, bm), c) * cdiv(n, bn)
+
+
+def split_ways(t, resident, slices, most):
+    rest = t % resident
+    return 1 if rest == 0 else min(resident // rest, most, slices)
+
+
+def work(gpu, tiling, scheme, m, n, k, most):
+    """(slices, tiles, partial tiles) of the slowest cluster, and whether the scheme divided."""
+    t, slices, r = tiles(tiling, m, n), cdiv(k, SLICE_K), gpu.resident(tiling)
+    whole = (cdiv(t, r) * slices, cdiv(t, r), 0)
+    if scheme == "split":
+        s = split_ways(t, r, slices, most)
+        if s > 1:
+            return ((t // r) * slices + cdiv(slices, s), t // r + 1, s - 1), True
+    if scheme == "stream" and t % r:
+        before = max(0, t // r - 1) * r
+        rest = (t - before) * slices
+        if rest >= r:
+            share = cdiv(rest, r)
+            return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1, 1), True
+    return whole, False
+
+
+def by_size(gpu, m, n):
+    """Stage 19's default tiling (persistent_rule.cuh): alone within one wave, else in pairs;
+    192 wide where waves x width is 10% shorter."""
+    def waves_x_width(tiling):
+        return cdiv(tiles(tiling, m, n), gpu.resident(tiling)) * TILINGS[tiling][1]
+    pair = "c1" if tiles("128x256_c1", m, n) <= gpu.resident("128x256_c1") else "c2"
+    wide, narrow = f"128x256_{pair}", f"128x192_{pair}"
+    return narrow if 10 * waves_x_width(narrow) < 9 * waves_x_width(wide) else wide
+
+
+def candidates(gpu, m, n):
+    """Stage 21's variants and stage 19's default: name -> (tiling, scheme)."""
+    out = {BASELINE: (by_size(gpu, m, n), "dp")}
+    for tiling in ("128x256_c2", "128x128_c1", "128x64_c1"):
+        for scheme in SCHEMES:
+            if not (tiling == "128x64_c1" and scheme == "stream"):
+                out[f"{tiling}_{scheme}"] = (tiling, scheme)
+    return out
+
+
+class Model:
+    """tau and phi per tiling, then rho, sigma_split, sigma_stream, lambda; beta per SM."""
+    SIZE = 2 * len(NAMES) + 4
+
+    def __init__(self, gpu, beta, most, params=None):
+        self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
+
+    def features(self, tiling, scheme, m, n, k):
+        x = [0.0] * self.SIZE
+        (slices, tile_count, partials), divided = work(self.gpu, tiling, scheme, m, n, k,
+                                                       self.most)
+        i = NAMES.index(tiling)
+        x[2 * i], x[2 * i + 1] = slices, tile_count
+        bm, bn, _ = TILINGS[tiling]
+        x[-4] = partials * bm * bn / (128 * 256)
+        if divided:
+            x[-3 if scheme == "split" else -2] = 1.0
+        x[-1] = 1.0
+        return x
+
+    def memory_time(self, tiling, scheme, m, n, k):
+        bm, bn, c = TILINGS[tiling]
+        rows = cdiv(m, bm)
+        per_cluster = 1 if (c == 2 and rows == 1) else c  # a pair over one tile row: one's work
+        active = self.gpu.resident(tiling) * per_cluster
+        if scheme == "dp":
+            active = min(rows * cdiv(n, bn), active)
+        moved = 2 * (m * k + k * n) + 4 * m * n
+        return moved / min(self.gpu.bytes_per_us, active * self.beta)
+
+    def predict(self, tiling, scheme, m, n, k):
+        x = self.features(tiling, scheme, m, n, k)
+        compute = sum(a * b for a, b in zip(self.params, x))
+        return max(compute, self.memory_time(tiling, scheme, m, n, k) + self.params[-1])
+
+    def fit(self, samples):
+        """Least squares on the relative error over the rows the memory term does not bound."""
+        a = [[0.0] * self.SIZE for _ in range(self.SIZE)]
+        b = [0.0] * self.SIZE
+        for m, n, k, tiling, scheme, us in samples:
+            if self.memory_time(tiling, scheme, m, n, k) > 0.85 * us:
+                continue
+            x = self.features(tiling, scheme, m, n, k)
+            for i in range(self.SIZE):
+                b[i] += x[i] / us
+                for j in range(self.SIZE):
+                    a[i][j] += x[i] * x[j] / us ** 2
+        for i in range(self.SIZE):
+            a[i][i] += 1e-9  # a tiling no sample uses keeps 0
+        self.params = solve(a, b)
+        return self
+
+    def error(self, samples):
+        """Root mean square of log(predicted / measured)."""
+        logs = [math.log(self.predict(t, s, m, n, k) / us) for m, n, k, t, s, us in samples]
+        return math.sqrt(sum(v * v for v in logs) / len(logs))
+
+
+def solve(a, b):
+    """x with a x = b, by Gaussian elimination with partial pivoting."""
+    n = len(b)
+    rows = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(n):
+            if r != col and rows[col][col]:
+                factor = rows[r][col] / rows[col][col]
+                for j in range(col, n + 1):
+                    rows[r][j] -= factor * rows[col][j]
+    return [rows[i][n] / rows[i][i] for i in range(n)]
+
+
+def read_run(path):
+    """{(shape, m, n, k): {variant: median us}} of a shapes.py CSV, without the shapes that take
+    stage 15's kernel."""
+    shapes, fallback = {}, set()
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            a, b = r["problem"].replace("A ", "").split(" * B ")
+            m, k = (int(v) for v in a.split("x"))
+            key = (r["shape"], m, int(b.split("x")[1]), k)
+            shapes.setdefault(key, {})[r["variant"].split(",")[0]] = float(r["median_ms"]) * 1e3
+            if "fallback" in r["variant"]:
+                fallback.add(key)
+    return {key: rows for key, rows in shapes.items() if key not in fallback}
+
+
+def samples_of(gpu, runs):
+    return [(m, n, k, tiling, scheme, rows[name])
+            for run in runs for (_, m, n, k), rows in run.items()
+            for name, (tiling, scheme) in candidates(gpu, m, n).items() if name in rows]
+
+
+def fitted(gpu, runs, most):
+    """The model with the beta of least error, each beta fitted on the runs."""
+    samples = samples_of(gpu, runs)
+    models = [Model(gpu, beta * 1e3, most).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
+    return min(models, key=lambda model: model.error(samples)), samples
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def check(model, run, label):
+    """One line on the model's picks against the rule and the oracle, and the worst shapes."""
+    picks = []
+    for (name, m, n, k), rows in run.items():
+        choices = {v: ts for v, ts in candidates(model.gpu, m, n).items() if v in rows}
+        pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
+        oracle = min(choices, key=lambda v: rows[v])
+        cublas = rows[CUBLAS]
+        picks.append((100 * (rows[pick] / rows[oracle] - 1), name, pick, oracle,
+                      100 * cublas / rows[pick], 100 * cublas / rows[RULE],
+                      100 * cublas / rows[oracle]))
+    over = [p for p in picks if p[0] > 3]
+    lines = [f"{label} ({len(picks)} shapes): the model's pick {geomean([p[4] for p in picks]):.1f}%"
+             f" of cuBLAS BF16 (lowest {min(p[4] for p in picks):.1f}%), the rule "
+             f"{geomean([p[5] for p in picks]):.1f}% (lowest {min(p[5] for p in picks):.1f}%), "
+             f"the oracle {geomean([p[6] for p in picks]):.1f}%; the pick more than 3% slower "
+             f"than the oracle on {len(over)}"]
+    for gap, name, pick, oracle, *_ in sorted(over, reverse=True):
+        lines.append(f"  {name}: {pick} {gap:.1f}% slower than {oracle}")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--fit", nargs="+", default=[os.path.join(RESULTS, f) for f in FIT_LISTS],
+                        help="runs to fit on (default: the three lists the rule was made on)")
+    parser.add_argument("--check", nargs="+",
+                        default=[os.path.join(RESULTS, f) for f in CHECK_LISTS],
+                        help="runs to check on (default: the unseen list)")
+    options = parser.parse_args()
+    gpu = record_gpu()
+    runs = {path: read_run(path) for path in options.fit + options.check}
+    model, samples = fitted(gpu, [runs[p] for p in options.fit], max_split())
+    print(f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s (cudaMemcpy, "
+          f"{os.path.relpath(RECORD, REPO)}); beta = {model.beta / 1e3:.0f} GB/s per SM")
+    print(f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}")
+    for i, name in enumerate(NAMES):
+        print(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "
+              f"{model.params[2 * i + 1]:.2f} us a tile")
+    rho, split, stream, launch = model.params[-4:]
+    print(f"  rho {rho:.2f} us a partial tile, sigma {split:.2f} us (split-K), {stream:.2f} us "
+          f"(Stream-K), lambda {launch:.2f} us")
+    for path in options.check:
+        print(f"Checked on {os.path.basename(path)}: rms log error "
+              f"{model.error(samples_of(gpu, [runs[path]])):.3f}")
+    for path in options.fit + options.check:
+        role = "fitted" if path in options.fit else "unseen"
+        print(check(model, runs[path], f"{os.path.basename(path)}, {role}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

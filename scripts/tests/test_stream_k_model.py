@@ -1,0 +1,68 @@
+"""scripts/stream_k_model.py: the work each variant's slowest cluster does, as divide() hands it
+out; stage 19's default tiling; a fit that recovers the constants it was made from; and the
+check on the committed runs."""
+import os
+import sys
+import unittest
+
+from support import REPO, ScriptTest
+
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import stream_k_model as model  # noqa: E402
+
+H200 = model.Gpu(132, 4.2e6)
+
+
+class WorkTest(unittest.TestCase):
+    def test_whole_waves_are_not_divided(self):
+        # 4096^3 in pairs of 128 x 256: 256 cluster tiles, 66 at once: 4 rounds of 64 slices;
+        # 256 % 66 = 58 leaves no room to split (66 // 58 = 1).
+        self.assertEqual(model.work(H200, "128x256_c2", "dp", 4096, 4096, 4096, 4),
+                         ((256, 4, 0), False))
+        self.assertEqual(model.work(H200, "128x256_c2", "split", 4096, 4096, 4096, 4),
+                         ((256, 4, 0), False))
+
+    def test_split_k_halves_one_wave(self):
+        # 512 x 4096 x 14336: 32 cluster tiles on 66 pairs, split two ways: 112 of 224 slices.
+        self.assertEqual(model.work(H200, "128x256_c2", "split", 512, 4096, 14336, 4),
+                         ((112, 1, 1), True))
+        self.assertEqual(model.split_ways(32, 66, 224, 4), 2)
+        self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most kMaxSplit
+
+    def test_stream_k_shares_the_slices_evenly(self):
+        # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: 8 each.
+        self.assertEqual(model.work(H200, "128x128_c1", "stream", 1024, 1024, 1024, 4),
+                         ((8, 2, 1), True))
+
+    def test_stage_19s_default_tiling(self):
+        self.assertEqual(model.by_size(H200, 2048, 2048), "128x256_c1")  # one wave: alone
+        self.assertEqual(model.by_size(H200, 4096, 4096), "128x256_c2")
+        # 3000 x 11008: 24 x 43 tiles of 256 (8 waves of pairs) or 24 x 58 of 192 (11): 2048
+        # against 2112 columns of work, not 10% shorter.
+        self.assertEqual(model.by_size(H200, 3000, 11008), "128x256_c2")
+
+
+class FitTest(unittest.TestCase):
+    def test_the_fit_recovers_the_constants_it_was_made_from(self):
+        truth = model.Model(H200, 1e9, 4, [0.6, 3.0, 0.7, 2.5, 0.5, 1.0, 0.45, 2.0, 0.45, 0.4,
+                                           0.3, 0.6, 2.0, 4.0, 6.0, 5.0])
+        samples = []
+        for m, n, k in [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024),
+                        (2048, 8192, 2048), (8192, 3072, 8192), (640, 13824, 2560),
+                        (1536, 5120, 5120), (256, 12288, 12288), (3000, 11008, 4096)]:
+            for tiling, scheme in model.candidates(H200, m, n).values():
+                samples.append((m, n, k, tiling, scheme, truth.predict(tiling, scheme, m, n, k)))
+        found = model.Model(H200, 1e9, 4).fit(samples)
+        self.assertLess(found.error(samples), 1e-6)
+
+
+class CommandTest(ScriptTest):
+    def test_the_committed_runs_fit_and_check(self):
+        done = self.run_script("scripts/stream_k_model.py")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Checked on model_shapes_unseen.csv: rms log error", done.stdout)
+        self.assertIn("model_shapes_unseen.csv, unseen (27 shapes): the model's pick", done.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
