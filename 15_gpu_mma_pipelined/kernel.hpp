@@ -13,7 +13,7 @@ namespace ladder {
 // The tilings this stage is built with, by name; the first, 128x128_w64x64_s3, is the default.
 // In the committed search it is not the fastest: the two-slot ring (_s2) leads at 4096^3 and
 // 8192^3, _df beats it at 4096^3 and _g8 at 8192^3; the default was not switched (README.md,
-// "What was tried"; results/15_gpu_mma_pipelined/search.md).
+// "Measured results"; results/15_gpu_mma_pipelined/search.md).
 std::vector<std::string> mma_pipelined_configs();
 
 // Why the named tiling cannot run on the current device ("" when it can): its ring needs more
