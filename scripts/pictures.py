@@ -541,9 +541,11 @@ def mbarrier():
         f"A phase completes when its expected arrivals ({arrivals}: arrive.expect_tx, by the "
         "thread that starts the copies) have come",
         "and the bytes announced have landed; the barrier then starts the next phase. A waiter "
-        "names the phase it waits for by its parity,",
-        f"0 or 1: slot i's n-th fill is phase n, so slice s waits for parity s / {slots} % 2, "
-        "never confusing two fills."], 13)
+        "names the phase it waits for",
+        f"by its parity, 0 or 1. With {slots} slots, as stage 16's, slice s is fill s / {slots} "
+        f"of slot s % {slots}, and a slot's",
+        f"fill n is its phase n, so slice s waits for parity s / {slots} % 2, never confusing two "
+        "fills."], 13)
     return svg
 
 
@@ -608,15 +610,16 @@ def ring(stage, block_m, block_n, slots, filler, readers, full, empty_arrivals):
                       f"of A and of B: {kb(a_bytes + b_bytes)}.")
     # The block: the filler, the slots, the readers.
     y0 = top + 30
+    # The filler's lines, centred in its box (y0 + 20 to y0 + 84) whatever their number.
     svg.rect(24, y0 + 20, 170, 64, fill(1))
-    svg.lines(36, y0 + 46, filler, 13)
+    svg.lines(36, y0 + 57 - (len(filler) - 1) * 17 / 2, filler, 13, gap=17)
     slot_width, x_slots = 96, 240
     for slot in range(slots):
         x = x_slots + slot * (slot_width + 12)
         svg.text(x + slot_width / 2, y0 + 12, f"slot {slot}", 13, anchor="middle", weight="bold")
         svg.rect(x, y0 + 20, slot_width, 64, EMPTY)
         svg.lines(x + 10, y0 + 44, [f"A {block_m} x {depth}", f"B {depth} x {block_n}"], 13)
-    x_readers = x_slots + slots * (slot_width + 12) + 36
+    x_readers = x_slots + slots * (slot_width + 12) + 48
     for i, reader in enumerate(readers):
         svg.rect(x_readers, y0 + i * 50, 856 - x_readers, 44, fill(0))
         svg.lines(x_readers + 10, y0 + 18 + i * 50, reader, 13, gap=17)
@@ -624,7 +627,7 @@ def ring(stage, block_m, block_n, slots, filler, readers, full, empty_arrivals):
     svg.text(200, y0 + 44, "TMA", 12, colour=VERMILLION)
     last = x_slots + slots * (slot_width + 12) - 12
     svg.line(last + 4, y0 + 52, x_readers - 6, y0 + 52, BLUE, 2, arrow=True)
-    svg.text(last + 6, y0 + 44, "wgmma", 12, colour=BLUE)
+    svg.text((last + x_readers) / 2, y0 + 44, "wgmma", 12, anchor="middle", colour=BLUE)
     back = y0 + 110
     svg.path(f"M846,{y0 + 98} L846,{back} L110,{back} L110,{y0 + 90}", INK, 1.5, arrow=True)
     if empty_arrivals:

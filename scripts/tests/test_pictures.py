@@ -67,6 +67,37 @@ class PicturesTest(ScriptTest):
         self.assertEqual(self.pictures("--root", root).returncode, 0)
         self.assertEqual(self.pictures("--check", "--root", root).returncode, 0)
 
+    def test_stage_16s_slot_count_changes_the_pictures_that_name_it(self):
+        # The primer's mbarrier picture states the slot count its parity rule assumes, read
+        # from stage 16's kernel, as the ring does.
+        root = self.copy_of_the_sources()
+        self.edit(root, pictures.STAGE_16, r"(struct Tile : SlotRing<\d+, BlockN, )(\d+)(, \d+>)",
+                  lambda m: m[1] + ("4" if m[2] != "4" else "3") + m[3])
+        done = self.pictures("--check", "--root", root)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(done.stdout.strip().splitlines(),
+                         ["differs from its sources: 13_gpu_wmma/pictures/mbarrier.svg",
+                          "differs from its sources: 16_gpu_tma_wgmma/pictures/ring.svg"])
+
+    def test_the_ring_fillers_words_stay_inside_its_box(self):
+        # Stage 17's filler takes three lines, stage 16's two: each line's baseline, and the
+        # descenders below it, inside the box drawn around them.
+        for path, draw in pictures.PICTURES:
+            if not path.endswith("/ring.svg"):
+                continue
+            with self.subTest(picture=path):
+                svg = draw()
+                box = next(re.search(r'y="([\d.]+)" width="170" height="([\d.]+)"', item)
+                           for item in svg.items if item.startswith('<rect x="24" ')
+                           and 'width="170"' in item)
+                top, height = float(box[1]), float(box[2])
+                lines = [float(re.search(r'y="([\d.]+)"', item)[1]) for item in svg.items
+                         if item.startswith('<text x="36" ')]
+                self.assertGreaterEqual(len(lines), 2, path)
+                for y in lines:
+                    self.assertGreaterEqual(y - 13, top, f"{path}: a line above its box")
+                    self.assertLessEqual(y + 4, top + height, f"{path}: a line below its box")
+
     def test_a_constant_no_longer_found_stops_the_script(self):
         cases = (
             (pictures.WARPGROUP, r"constexpr int kSliceK = ", "constexpr int kSliceDepth = ",
