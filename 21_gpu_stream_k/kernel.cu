@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
+#include "21_gpu_stream_k/model.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
@@ -356,54 +358,44 @@ const Variant kVariants[] = {
     {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
 };
 
-// by_shape: the rule's choice on this GPU, or stage 19's default (launch_best).
+// DRAM's rate to a copy: the peak its clock and bus width give (two transfers a clock), times
+// the share of it cudaMemcpy reached on the H200: 4,185 of 4,814 GB/s (results/21_gpu_stream_k/model.md).
+constexpr double kCopyShareOfPeak = 0.869;
+
+// What the model reads of this GPU, asked once per device and kept under a lock (host threads
+// may launch at once): the driver takes about a millisecond to tell the clocks, which asked on
+// every call would cost more than the product on most shapes of the lists.
+StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
+  static std::mutex mutex;
+  static int asked_device = -1;
+  static StreamKGpu gpu;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (workspace.device() != asked_device) {
+    const double memory_khz = device_attribute(cudaDevAttrMemoryClockRate);
+    const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
+    gpu = {workspace.blocks(), resident_clusters_of<Wide, gemm_stream_k<Wide, true>>(),
+           device_attribute(cudaDevAttrClockRate) / 1e3,
+           kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
+    asked_device = workspace.device();
+  }
+  return gpu;
+}
+
+// by_shape: the model's choice on this GPU, or stage 19's default (launch_best).
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  const StreamKResidency gpu{workspace.blocks(),
-                             resident_clusters_of<Wide, gemm_stream_k<Wide, true>>()};
   const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
+  const std::string default_tiling =
+      std::string(tiling.narrow ? "128x192" : "128x256") + (tiling.clusters ? "_c2" : "_c1");
   const std::string choice =
-      stream_k_rule(c.height, c.width, a.width, gpu, tiling.clusters && !tiling.narrow);
+      stream_k_choice(c.height, c.width, a.width, this_gpu(workspace), default_tiling);
   if (choice.empty()) {
     launch_best<Bf16Operands>(a, b, c);
   } else {
-    find_config(kVariants, choice, "stage 21's rule chose no variant").launch(a, b, c, workspace);
+    find_config(kVariants, choice, "stage 21's model chose no variant").launch(a, b, c, workspace);
   }
 }
 
 }  // namespace
-
-// The rule of README.md ("The rule"), measured on the H100: its rows in order, by the tiles of
-// 128 x 256 against the SMs and the slices of K. Where the last wave of tiles is more than half
-// full, divide() keeps a "split" choice's tiles whole.
-std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
-                          bool default_on_wide_pairs) {
-  if (gpu.sms < 1 || gpu.wide_pairs < 1) {
-    throw std::invalid_argument("stream_k_rule: a GPU counted with " + std::to_string(gpu.sms) +
-                                " SMs and room for " + std::to_string(gpu.wide_pairs) +
-                                " pairs of blocks");
-  }
-  const long long tile_rows = (m + 127) / 128;
-  const long long tile_columns = (n + 255) / 256;
-  const long long tiles = tile_rows * tile_columns;                 // of 128 x 256
-  const long long pair_tiles = (tile_rows + 1) / 2 * tile_columns;  // clusters of two of them
-  const int slices = (k + kSliceK - 1) / kSliceK;
-  const long long sms = gpu.sms;
-  if (tiles < sms) {
-    if (4 * tiles < sms) return "128x64_c1_split";
-    if (2 * tiles <= sms && slices >= 128) {
-      return m <= 128 ? "128x128_c1_split" : "128x256_c2_split";
-    }
-    if (2 * tiles < sms) return "128x128_c1_dp";
-    if (4 * tiles >= 3 * sms && slices >= 64 && pair_tiles <= gpu.wide_pairs) {
-      return "128x256_c2_dp";
-    }
-    return "";
-  }
-  if (m > 128 && default_on_wide_pairs && split_ways(pair_tiles, gpu.wide_pairs, slices) > 1) {
-    return "128x256_c2_split";
-  }
-  return "";
-}
 
 StreamKWorkspace::StreamKWorkspace()
     : device_(current_device()), blocks_(device_attribute(cudaDevAttrMultiProcessorCount)) {

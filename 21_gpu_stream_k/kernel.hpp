@@ -1,5 +1,5 @@
 // Stage 21: stage 19's kernel walking parts of tiles (split-K, Stream-K), narrower tiles, and a
-// rule measured per shape that picks among them. sm_90a only.
+// model of their times that picks among them per shape. sm_90a only.
 #pragma once
 
 #include <cstddef>
@@ -13,23 +13,10 @@
 
 namespace ladder {
 
-// The variants by name: by_shape, the default, which picks one of the others per shape, then
-// each tiling (128 x N tiles, clusters of 1 or 2) with a division: dp (whole tiles, as stage
-// 19), split or stream.
+// The variants by name: by_shape, the default, which picks one of the others (or stage 19's
+// default) per shape by a model (model.hpp), then each tiling (128 x N tiles, clusters of 1 or
+// 2) with a division: dp (whole tiles, as stage 19), split or stream.
 std::vector<std::string> stream_k_configs();
-
-// What the rule reads of the GPU besides the shape: its SMs (one block each), and how many
-// clusters of two 128 x 256 blocks it holds at once.
-struct StreamKResidency {
-  int sms = 0;
-  int wide_pairs = 0;
-};
-
-// The rule: the variant by_shape runs for an m x n x k product on such a GPU, or "" for stage
-// 19's default; default_on_wide_pairs: whether that default takes 128 x 256 tiles in clusters
-// of two for this C. Throws std::invalid_argument for a GPU counted with no SM or no pair.
-std::string stream_k_rule(int m, int n, int k, const StreamKResidency& gpu,
-                          bool default_on_wide_pairs);
 
 // Where the parts of split tiles meet: a 128 x 256 FP32 partial tile and two flags per SM of
 // the current device, allocated once and reused by every launch (each sets the flags to its own

@@ -71,7 +71,7 @@ int stage_main(int argc, char** argv) {
   ladder::add_run_options(cli, options);
   ladder::add_config_choice(
       cli, &config, ladder::stream_k_configs(),
-      "the variant: by_shape (the default, the rule), or a tiling and a division (dp, split, "
+      "the variant: by_shape (the default: the model's pick), or a tiling and a division (dp, split, "
       "stream); all runs every one");
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const std::string device = ladder::require_gpu();

@@ -2,9 +2,13 @@
 """A model of stage 21's variants: each one's time predicted from the shape and the GPU, its
 constants fitted on some shape lists and checked on another that it never saw.
 
-  python3 scripts/stream_k_model.py                 fit on the three lists the rule was made on,
-                                                    check on scripts/model_shapes_unseen.csv
+  python3 scripts/stream_k_model.py                 fit on the runs in results/21_gpu_stream_k/
+                                                    model_fit/, check on the lists' latest runs
   python3 scripts/stream_k_model.py --fit A.csv B.csv --check C.csv
+  python3 scripts/stream_k_model.py --write         also write the constants into the stage's
+                                                    model_constants.hpp and the picks it must
+                                                    make into results/21_gpu_stream_k/model_picks.csv
+  python3 scripts/stream_k_model.py --check-written exit 1 if either file differs from the fit
 
 Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
 19's default and cuBLAS BF16 on each shape. For a variant with tiles of BM x BN in clusters of c
@@ -27,9 +31,16 @@ the ladder's record on the same GPU; beta one SM's share, fitted. The fit is lin
 squares on the relative error, over the rows that the bandwidth term does not bound.
 
 The check picks, on each shape, the variant the model predicts fastest, and prints its % of
-cuBLAS beside the rule's (by_shape, the stage's default) and the oracle's (the fastest of the
-variants and stage 19's default, measured). Shapes that take stage 15's kernel (rows that are
-not whole 16 bytes) are left out: every variant runs the same kernel there.
+cuBLAS beside by_shape's (the stage's default, which runs the same model in C++, measured in its
+own row) and the oracle's (the fastest of the variants and stage 19's default, measured). Shapes
+that take stage 15's kernel (rows that are not whole 16 bytes) are left out: every variant runs
+the same kernel there.
+
+The fit is made once, on the runs kept in results/21_gpu_stream_k/model_fit/ (the three lists as
+they ran before the model chose), so that rerunning a list does not move the constants. The
+stage reads them from 21_gpu_stream_k/model_constants.hpp, which --write writes; a C++ test
+checks that the stage's model makes, on every listed shape, the pick and the prediction that
+model_picks.csv holds.
 """
 import argparse
 import csv
@@ -41,13 +52,20 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 RESULTS = os.path.join(REPO, "results", "21_gpu_stream_k")
+FIT_RUNS = os.path.join(RESULTS, "model_fit")
+HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
+PICKS = os.path.join(RESULTS, "model_picks.csv")
+SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv",
+               "model_shapes_unseen.csv"]
+# The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
+FIT_CLOCK_MHZ = 1980
 KERNEL = os.path.join(REPO, "21_gpu_stream_k", "kernel.cu")
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
-CHECK_LISTS = ["model_shapes_unseen.csv"]
+CHECK_LISTS = SHAPE_LISTS
 CUBLAS = "cuBLAS BF16 (FP32 accumulate)"
 BASELINE = "19 clusters"
-RULE = "by_shape"
+DEFAULT = "by_shape"
 SLICE_K = 64
 
 # The tilings: (BM, BN, blocks per cluster). Stage 21's variants use the first, fifth and sixth;
@@ -243,7 +261,7 @@ def geomean(values):
 
 
 def check(model, run, label):
-    """One line on the model's picks against the rule and the oracle, and the worst shapes."""
+    """One line on the model's picks against by_shape and the oracle, and the worst shapes."""
     picks = []
     for (name, m, n, k), rows in run.items():
         choices = {v: ts for v, ts in candidates(model.gpu, m, n).items() if v in rows}
@@ -251,11 +269,11 @@ def check(model, run, label):
         oracle = min(choices, key=lambda v: rows[v])
         cublas = rows[CUBLAS]
         picks.append((100 * (rows[pick] / rows[oracle] - 1), name, pick, oracle,
-                      100 * cublas / rows[pick], 100 * cublas / rows[RULE],
+                      100 * cublas / rows[pick], 100 * cublas / rows[DEFAULT],
                       100 * cublas / rows[oracle]))
     over = [p for p in picks if p[0] > 3]
     lines = [f"{label} ({len(picks)} shapes): the model's pick {geomean([p[4] for p in picks]):.1f}%"
-             f" of cuBLAS BF16 (lowest {min(p[4] for p in picks):.1f}%), the rule "
+             f" of cuBLAS BF16 (lowest {min(p[4] for p in picks):.1f}%), by_shape "
              f"{geomean([p[5] for p in picks]):.1f}% (lowest {min(p[5] for p in picks):.1f}%), "
              f"the oracle {geomean([p[6] for p in picks]):.1f}%; the pick more than 3% slower "
              f"than the oracle on {len(over)}"]
@@ -264,18 +282,98 @@ def check(model, run, label):
     return "\n".join(lines)
 
 
+def header_text(model):
+    """21_gpu_stream_k/model_constants.hpp: the fitted constants, in the model's units."""
+    rho, split, stream, launch = model.params[-4:]
+    lines = [
+        "// Written by scripts/stream_k_model.py from the runs in results/21_gpu_stream_k/model_fit/;",
+        "// edit that, not this. The constants of stage 21's model (README.md, D), in microseconds",
+        f"// on an H200 at its {FIT_CLOCK_MHZ} MHz maximum SM clock.",
+        "#pragma once",
+        "",
+        "namespace ladder::stream_k_model {",
+        "",
+        f"inline constexpr double kFitClockMhz = {FIT_CLOCK_MHZ};",
+        "",
+        "// A tiling: BM x BN tiles in clusters of `cluster` blocks; tau, a 64-deep slice's time, and",
+        "// phi, a tile's fixed cost (its first loads and its store).",
+        "struct TilingCost {",
+        "  const char* name;",
+        "  int block_m, block_n, cluster;",
+        "  double tau, phi;",
+        "};",
+        "inline constexpr TilingCost kTilings[] = {",
+    ]
+    for i, name in enumerate(NAMES):
+        bm, bn, c = TILINGS[name]
+        lines.append(f'    {{"{name}", {bm}, {bn}, {c}, {model.params[2 * i]:.6f}, '
+                     f'{model.params[2 * i + 1]:.6f}}},')
+    lines += [
+        "};",
+        "",
+        f"inline constexpr double kRho = {rho:.6f};  // a 128 x 256 partial tile read back",
+        f"inline constexpr double kSigmaSplit = {split:.6f};  // a split-K launch's extra",
+        f"inline constexpr double kSigmaStream = {stream:.6f};  // a Stream-K launch's extra",
+        f"inline constexpr double kLambda = {launch:.6f};  // the launch",
+        f"inline constexpr double kBetaBytesPerUs = {model.beta:.1f};  // one SM's share of DRAM",
+        "",
+        "}  // namespace ladder::stream_k_model",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def list_shapes(name):
+    with open(os.path.join(HERE, name), newline="") as f:
+        return [(int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(f)]
+
+
+def picks_text(model):
+    """model_picks.csv: on the H200's counts, each listed shape's pick and its predicted time."""
+    rows = ["m,n,k,default_tiling,pick,predicted_us"]
+    seen = set()
+    for name in SHAPE_LISTS:
+        for m, n, k in list_shapes(name):
+            if (m, n, k) in seen:
+                continue
+            seen.add((m, n, k))
+            choices = candidates(model.gpu, m, n)
+            pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
+            rows.append(f"{m},{n},{k},{choices[BASELINE][0]},{'' if pick == BASELINE else pick},"
+                        f"{model.predict(*choices[pick], m, n, k):.6f}")
+    return "\n".join(rows) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--fit", nargs="+", default=[os.path.join(RESULTS, f) for f in FIT_LISTS],
-                        help="runs to fit on (default: the three lists the rule was made on)")
+    parser.add_argument("--fit", nargs="+", default=[os.path.join(FIT_RUNS, f) for f in FIT_LISTS],
+                        help="runs to fit on (default: results/21_gpu_stream_k/model_fit/)")
     parser.add_argument("--check", nargs="+",
-                        default=[os.path.join(RESULTS, f) for f in CHECK_LISTS],
-                        help="runs to check on (default: the unseen list)")
+                        default=[os.path.join(RESULTS, f) for f in CHECK_LISTS
+                                 if os.path.exists(os.path.join(RESULTS, f))],
+                        help="runs to check on (default: every list's latest run)")
+    parser.add_argument("--write", action="store_true",
+                        help="write model_constants.hpp and model_picks.csv")
+    parser.add_argument("--check-written", action="store_true",
+                        help="exit 1 if model_constants.hpp or model_picks.csv differs")
     options = parser.parse_args()
     gpu = record_gpu()
     runs = {path: read_run(path) for path in options.fit + options.check}
     model, samples = fitted(gpu, [runs[p] for p in options.fit], max_split())
+    model.params = [round(p, 6) for p in model.params]  # as the header writes them
+    if options.write or options.check_written:
+        stale = []
+        for path, text in ((HEADER, header_text(model)), (PICKS, picks_text(model))):
+            if options.write:
+                with open(path, "w") as f:
+                    f.write(text)
+            elif not os.path.exists(path) or open(path).read() != text:
+                stale.append(os.path.relpath(path, REPO))
+        if stale:
+            print(f"stream_k_model.py: {', '.join(stale)} differ from the fit; run --write",
+                  file=sys.stderr)
+            return 1
     print(f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s (cudaMemcpy, "
           f"{os.path.relpath(RECORD, REPO)}); beta = {model.beta / 1e3:.0f} GB/s per SM")
     print(f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}")
@@ -288,9 +386,8 @@ def main():
     for path in options.check:
         print(f"Checked on {os.path.basename(path)}: rms log error "
               f"{model.error(samples_of(gpu, [runs[path]])):.3f}")
-    for path in options.fit + options.check:
-        role = "fitted" if path in options.fit else "unseen"
-        print(check(model, runs[path], f"{os.path.basename(path)}, {role}"))
+    for path in options.check:
+        print(check(model, runs[path], os.path.basename(path)))
     return 0
 
 

@@ -10,7 +10,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -27,6 +29,7 @@
 #include "19_gpu_clusters/kernel.hpp"
 #include "20_gpu_tf32/kernel.hpp"
 #include "21_gpu_stream_k/kernel.hpp"
+#include "21_gpu_stream_k/model.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
@@ -424,52 +427,56 @@ std::vector<test::GemmCase> stream_k_cases() {
   return cases;
 }
 
-// Stage 21's rule on the H100's counts (132 SMs, 66 clusters of two 128 x 256 blocks): one
-// shape for each of its rows, and shapes on each side of every threshold it compares (tiles
-// against a quarter, half and three quarters of the SMs and against a wave, slices, pairs
-// against a wave, the ways a last wave splits). No GPU needed: the rule is a pure function.
-TEST_CASE("21's rule picks each row's variant on the H100's counts", "[stage21]") {
-  const StreamKResidency h100{132, 66};
-  const bool pairs = true;  // stage 19's default on 128 x 256 tiles in clusters of two
-  struct Case {
-    int m, n, k;
-    bool default_on_wide_pairs;
-    std::string choice;
-  };
-  const Case cases[] = {
-      {1024, 1024, 1024, pairs, "128x64_c1_split"},     // 32 tiles: under a quarter
-      {512, 4096, 14336, pairs, "128x256_c2_split"},    // 64 tiles, 224 slices
-      {128, 12288, 8192, pairs, "128x128_c1_split"},    // 48 tiles in one tile row, 128 slices
-      {128, 12288, 8128, pairs, "128x128_c1_dp"},       // 127 slices: whole tiles
-      {512, 4096, 4096, pairs, "128x128_c1_dp"},        // 64 tiles, 64 slices
-      {1000, 4096, 4096, pairs, "128x256_c2_dp"},       // 128 tiles, 64 pairs fit a wave
-      {1000, 4096, 4032, pairs, ""},                    // 63 slices
-      {1152, 3584, 4096, pairs, ""},                    // 126 tiles, but 70 pairs
-      {1920, 1280, 1024, pairs, ""},                    // the articles' problem: 75 tiles
-      {2048, 2048, 2048, pairs, ""},                    // 128 tiles, 32 slices
-      {4096, 4096, 4096, pairs, ""},                    // 256 pairs: the last wave too full
-      {8192, 28672, 4096, pairs, "128x256_c2_split"},   // 3584 pairs: 20 left, split 3 ways
-      {8192, 28672, 4096, false, ""},                   // stage 19 not on 128 x 256 pairs
-      {128, 65536, 4096, pairs, ""},                    // a wave or more in one tile row
-      {1408, 768, 1024, pairs, "128x128_c1_dp"},        // 33 tiles: a quarter
-      {768, 2816, 4096, pairs, ""},                     // 66 tiles: half, 64 slices
-      {768, 2816, 8192, pairs, "128x256_c2_split"},     // 66 tiles: half, 128 slices
-      {1152, 2816, 4096, pairs, "128x256_c2_dp"},       // 99 tiles: three quarters
-      {1536, 2816, 4096, pairs, ""},                    // 132 tiles: a wave, 264 pairs split 1 way
-      {16768, 256, 4096, pairs, "128x256_c2_dp"},       // 131 tiles, 66 pairs: just fit
-      {2304, 2816, 4096, pairs, "128x256_c2_split"},    // 99 pairs: 33 left, split 2 ways
-      {2560, 2560, 4096, pairs, ""},                    // 100 pairs: 34 left, split 1 way
-  };
+// Stage 21's model (model.cpp) against its script (scripts/stream_k_model.py), which records in
+// model_picks.csv, for every shape of the four shape lists on the H200's counts, the variant it
+// picks and the time it predicts. No GPU needed: the model is a pure function.
+TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
+  const StreamKGpu h200{132, 66, 1980, 4185.410e3};  // cudaMemcpy: the median rate, ladder_4096.csv
+  std::ifstream picks(LADDER_SOURCE_DIR "/results/21_gpu_stream_k/model_picks.csv");
+  REQUIRE(picks);
+  std::string line;
+  std::getline(picks, line);
+  REQUIRE(line == "m,n,k,default_tiling,pick,predicted_us");
   const std::vector<std::string> names = stream_k_configs();
-  for (const Case& c : cases) {
-    CAPTURE(c.m, c.n, c.k, c.default_on_wide_pairs);
-    const std::string choice = stream_k_rule(c.m, c.n, c.k, h100, c.default_on_wide_pairs);
-    REQUIRE(choice == c.choice);
+  int shapes = 0;
+  while (std::getline(picks, line)) {
+    std::vector<std::string> field;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
+    if (field.size() == 5) field.push_back("");  // getline drops an empty last cell
+    REQUIRE(field.size() == 6);
+    const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
+    CAPTURE(line);
+    const std::string choice = stream_k_choice(m, n, k, h200, field[3]);
+    REQUIRE(choice == field[4]);
+    const std::size_t cut = choice.rfind('_');
+    const double us = choice.empty()
+                          ? stream_k_predicted_us(field[3], "dp", m, n, k, h200)
+                          : stream_k_predicted_us(choice.substr(0, cut), choice.substr(cut + 1),
+                                                  m, n, k, h200);
+    REQUIRE(us == Approx(std::stod(field[5])).epsilon(1e-6));
     if (!choice.empty()) REQUIRE(std::find(names.begin(), names.end(), choice) != names.end());
     REQUIRE(choice != names.front());  // by_shape choosing itself would never end
+    ++shapes;
   }
-  REQUIRE_THROWS_AS(stream_k_rule(4096, 4096, 4096, StreamKResidency{}, pairs),
-                    std::invalid_argument);
+  REQUIRE(shapes >= 70);
+}
+
+TEST_CASE("21's model scales with the clock and refuses a GPU it cannot count", "[stage21]") {
+  const StreamKGpu h200{132, 66, 1980, 4185.410e3};
+  StreamKGpu slower = h200;
+  slower.clock_mhz = 990;
+  // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
+  // twice the time but the launch.
+  const double fast = stream_k_predicted_us("128x256_c2", "dp", 8192, 8192, 8192, h200);
+  const double slow = stream_k_predicted_us("128x256_c2", "dp", 8192, 8192, 8192, slower);
+  REQUIRE(slow > 1.9 * fast);
+  for (StreamKGpu broken : {StreamKGpu{}, StreamKGpu{132, 0, 1980, 4e6},
+                            StreamKGpu{132, 66, 0, 4e6}, StreamKGpu{132, 66, 1980, 0}}) {
+    REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, broken, "128x256_c2"),
+                      std::invalid_argument);
+  }
+  REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, h200, "96x256_c1"), std::invalid_argument);
 }
 
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {

@@ -61,7 +61,11 @@ class CommandTest(ScriptTest):
         done = self.run_script("scripts/stream_k_model.py")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("Checked on model_shapes_unseen.csv: rms log error", done.stdout)
-        self.assertIn("model_shapes_unseen.csv, unseen (27 shapes): the model's pick", done.stdout)
+        self.assertIn("model_shapes_unseen.csv (27 shapes): the model's pick", done.stdout)
+
+    def test_the_stage_has_the_fitted_constants_and_the_picks_they_make(self):
+        done = self.run_script("scripts/stream_k_model.py", "--check-written")
+        self.assertEqual(done.returncode, 0, done.stderr)
 
 
 if __name__ == "__main__":
