@@ -1,8 +1,8 @@
 // What stage 22 does around its kernels, as TensorGemmBench does for BF16: random FP32 inputs
 // quantised to E4M3 on the device (per tensor: A as it is, B into B^T), or on the host with
 // per-block scales; timing; a full check of every result against the product of the values
-// the E4M3 operands stand for; cuBLASLt FP8 as the ceiling; and the quantisation's own rows
-// against the copy ceiling. Part of ladder_harness_gpu.
+// the E4M3 operands stand for; cuBLASLt FP8 as the ceiling, per tensor and block-scaled; and the
+// quantisation's own rows against the copy ceiling. Part of ladder_harness_gpu.
 #pragma once
 
 #include <functional>
@@ -63,6 +63,16 @@ class Fp8GemmBench {
   // to the first one run, the default (Report::ceiling). Where cuBLASLt has
   // no algorithm for the shape (4095^3 on the H100, for one), no row, and a note on stderr.
   void run_cublaslt(Report& report, bool fast_accumulation, double gamma);
+  // The per-block ceiling: cuBLASLt's own block-scaled FP8 (cuBLAS 12.9 and newer, Hopper) on
+  // the per-block operands, its factors copied into the layouts it reads (CublasLtBlockFactors)
+  // before anything is timed. A ceiling row, run after run_cublaslt's so that the report's
+  // % column still refers to the per-tensor default (block_scaled_share gives the per-block
+  // variant's % of this one). Where cuBLASLt's documentation rules the shape out, or its
+  // heuristic has no algorithm, no row, and a note on stderr saying which and why.
+  void run_cublaslt_block_scaled(Report& report, double gamma);
+  // "<per-block row>: X% of <block-scaled ceiling> in the same run": the last run_block_scaled
+  // row's rate over run_cublaslt_block_scaled's, or "" where either row is missing.
+  std::string block_scaled_share() const;
 
   // The quantisation passes over B, in GB/s of bytes read and written: cudaMemcpy of its
   // floats (the ceiling of the GB/s rows), its scale (reads B), B into E4M3 in the same layout
