@@ -312,6 +312,10 @@ const Fp8Variant kVariants[] = {
     {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0},
 };
 
+// The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
+// before run() checks the operands' views.
+int scale_blocks(int extent) { return extent / kFp8ScaleBlock + (extent % kFp8ScaleBlock > 0); }
+
 std::string dims(int rows, int columns) {
   return std::to_string(rows) + "x" + std::to_string(columns);
 }
@@ -355,8 +359,11 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
 }
 
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
-  const int slices = (a.values.width + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
-  const int blocks_n = (b_t.values.height + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  // The kernels index the factors as any view, with int offsets and the stride.
+  check_view(a.dequantize);
+  check_view(b_t.dequantize);
+  const int slices = scale_blocks(a.values.width);
+  const int blocks_n = scale_blocks(b_t.values.height);
   if (a.dequantize.height != a.values.height || a.dequantize.width != slices ||
       b_t.dequantize.height != blocks_n || b_t.dequantize.width != slices) {
     throw std::invalid_argument(

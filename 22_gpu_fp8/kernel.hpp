@@ -36,6 +36,8 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
 // Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A
 // (a_dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_dequantize:
 // ceil(n / 128) x ceil(k / 128)), device views, applied as each slice's sums are promoted.
+// Factor matrices of another shape, or views that break check_view's rule (stride < width,
+// int offsets that overflow), throw std::invalid_argument; a stride past the width is honoured.
 inline constexpr int kFp8ScaleBlock = 128;
 struct BlockScaledFp8 {
   MatrixFp8 values;

@@ -126,12 +126,16 @@ __global__ void quantize_transposed_kernel(Matrix src, const Fp8Scale* scale, Ma
   }
 }
 
-void check_shapes(const char* name, int src_height, int src_width, int dst_height, int dst_width) {
-  if (src_height != dst_height || src_width != dst_width) {
+// Both views keep check_view's rule (a destination's stride below its width would write rows
+// over each other), and dst is dst_height x dst_width.
+void check_views(const char* name, Matrix src, MatrixFp8 dst, int dst_height, int dst_width) {
+  check_view(src);
+  check_view(Matrix{dst.width, dst.height, dst.stride, nullptr});  // the shape only
+  if (dst.height != dst_height || dst.width != dst_width) {
     throw std::invalid_argument(std::string(name) + ": the destination is " +
-                                std::to_string(dst_height) + "x" + std::to_string(dst_width) +
-                                ", not " + std::to_string(src_height) + "x" +
-                                std::to_string(src_width));
+                                std::to_string(dst.height) + "x" + std::to_string(dst.width) +
+                                ", not " + std::to_string(dst_height) + "x" +
+                                std::to_string(dst_width));
   }
 }
 
@@ -154,8 +158,7 @@ void e4m3_scale_on_device(Matrix src, Fp8Scale* scale) {
 }
 
 void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
-  check_shapes("quantize_e4m3", src.height, src.width, dst.height, dst.width);
-  check_view(src);
+  check_views("quantize_e4m3", src, dst, src.height, src.width);
   if (src.empty()) return;
   const dim3 block(32, 8);
   const dim3 grid = grid_covering((src.width + 3) / 4, src.height, block.x, block.y);
@@ -164,8 +167,7 @@ void quantize_e4m3(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
 }
 
 void quantize_e4m3_transposed(Matrix src, const Fp8Scale* scale, MatrixFp8 dst) {
-  check_shapes("quantize_e4m3_transposed", src.width, src.height, dst.height, dst.width);
-  check_view(src);
+  check_views("quantize_e4m3_transposed", src, dst, src.width, src.height);
   if (src.empty()) return;
   const dim3 block(32, 8);
   const dim3 grid = grid_covering(src.width, src.height, kQuantizeTile, kQuantizeTile);

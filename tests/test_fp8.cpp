@@ -1,9 +1,13 @@
 // The FP8 ground, on the host (no GPU): the E4M3 format as cuda_fp8.h converts to and from it,
-// the per-tensor scale, the quantisation reference and the double reference product.
+// the per-tensor and per-block scales (NaN, infinities, zeros and tiny values included), the
+// quantisation reference and the double reference product.
 #include <catch2/catch.hpp>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "common/host_matrix.hpp"
@@ -19,6 +23,9 @@ fp8_e4m3 from_bits(int bits) {
   value.__x = static_cast<__nv_fp8_storage_t>(bits);
   return value;
 }
+
+// The smallest positive float, a denormal: 2^-149.
+const float kDenormal = std::numeric_limits<float>::denorm_min();
 
 }  // namespace
 
@@ -93,6 +100,101 @@ TEST_CASE("The per-tensor scale maps the largest magnitude onto 448", "[common][
   m.view().set(1, 1, NAN);
   REQUIRE_THROWS_AS(largest_magnitude(m.view()), std::invalid_argument);
   REQUIRE_THROWS_AS(quantize_e4m3(m.view(), scale, q.sub(0, 0, 36, 53)), std::invalid_argument);
+}
+
+TEST_CASE("The largest magnitude: 0 for zeros, denormals kept, NaN and infinities refused",
+          "[common][fp8]") {
+  HostMatrix m(3, 5);  // zeros
+  m.set(2, 4, -0.0f);
+  REQUIRE(largest_magnitude(m.view()) == 0.0f);
+  m.set(0, 0, kDenormal);
+  m.set(1, 2, -3 * kDenormal);  // the largest: negative, and far below FLT_MIN
+  REQUIRE(largest_magnitude(m.view()) == 3 * kDenormal);
+  // No scale brings these into range: each refused wherever it sits.
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY}) {
+    CAPTURE(bad);
+    for (const auto& [row, col] : {std::pair{0, 0}, std::pair{1, 2}, std::pair{2, 4}}) {
+      CAPTURE(row, col);
+      const float kept = m.get(row, col);
+      m.set(row, col, bad);
+      REQUIRE_THROWS_AS(largest_magnitude(m.view()), std::invalid_argument);
+      m.set(row, col, kept);
+    }
+  }
+}
+
+TEST_CASE("The per-tensor scale is capped at FLT_MAX where 448 / largest overflows",
+          "[common][fp8]") {
+  // 448 / x exceeds FLT_MAX for x below 448 / FLT_MAX, about 1.3e-36: the denormals and the
+  // smallest normal floats alike.
+  for (const float tiny : {kDenormal, 1e-40f, FLT_MIN, 1e-37f, 1e-36f}) {
+    CAPTURE(tiny);
+    REQUIRE(e4m3_scale(tiny) == FLT_MAX);
+  }
+  REQUIRE(e4m3_scale(2e-36f) == kE4m3Max / 2e-36f);  // about 2.2e38: no cap
+  REQUIRE(e4m3_scale(2e-36f) < FLT_MAX);
+  // Why the cap: an infinite scale would make the zeros of such a tensor NaN (0 x infinity)
+  // and every other element 448. FLT_MAX keeps zeros zero, signs included, and the tiny
+  // values in proportion, as far up as a float goes.
+  HostMatrix m(1, 4);
+  m.set(0, 1, -0.0f);
+  m.set(0, 2, 1e-38f);   // times FLT_MAX: 3.40..., to the nearest E4M3 value 3.5
+  m.set(0, 3, -1e-40f);  // -0.0340...: -9 x 2^-8 (E4M3's step is 2^-8 in [2^-5, 2^-4))
+  const float scale = e4m3_scale(largest_magnitude(m.view()));
+  REQUIRE(scale == FLT_MAX);
+  HostMatrixFp8 codes(1, 4);
+  quantize_e4m3(m.view(), scale, codes.view());
+  REQUIRE(codes.view().get(0, 0).__x == 0x00);  // +0
+  REQUIRE(codes.view().get(0, 1).__x == 0x80);  // -0
+  REQUIRE(static_cast<float>(codes.view().get(0, 2)) == 3.5f);
+  REQUIRE(static_cast<float>(codes.view().get(0, 3)) == -9 * std::ldexp(1.0f, -8));
+}
+
+TEST_CASE("Quantisation saturates at 448, infinities included, and keeps NaN and signed zeros",
+          "[common][fp8]") {
+  // Times the scale 2: 300 and 1e30 lie past 448, 224 lands on it.
+  const float values[] = {300.0f, -300.0f, 224.0f, 1e30f, INFINITY, -INFINITY,
+                          std::numeric_limits<float>::quiet_NaN(), -0.0f, kDenormal};
+  const float want[] = {kE4m3Max, -kE4m3Max, kE4m3Max, kE4m3Max, kE4m3Max, -kE4m3Max, NAN,
+                        -0.0f, 0.0f};
+  const int count = static_cast<int>(std::size(values));
+  HostMatrix m(1, count);
+  for (int col = 0; col < count; ++col) m.set(0, col, values[col]);
+  HostMatrixFp8 codes(1, count);
+  quantize_e4m3(m.view(), 2.0f, codes.view());
+  for (int col = 0; col < count; ++col) {
+    CAPTURE(values[col]);
+    const float got = static_cast<float>(codes.view().get(0, col));
+    if (std::isnan(want[col])) {
+      REQUIRE(std::isnan(got));
+    } else {
+      REQUIRE(got == want[col]);
+      REQUIRE(std::signbit(got) == std::signbit(want[col]));
+    }
+  }
+}
+
+TEST_CASE("Per-block scales: 1 for a zero block, FLT_MAX for a tiny one, NaN and infinity refused",
+          "[common][fp8]") {
+  // 2 x 300 in blocks of 1 x 128: three blocks a row, the last 44 wide.
+  HostMatrix m(2, 300);
+  m.set(0, 130, -1e-40f);  // row 0: zeros; denormals; 2 at the largest
+  m.set(0, 200, kDenormal);
+  m.set(0, 299, -2.0f);
+  m.set(1, 5, kE4m3Max);  // row 1: 448 at the largest; 1e-37 (normal, capped); -0 alone
+  m.set(1, 140, 1e-37f);
+  m.set(1, 256, -0.0f);
+  const BlockScales blocks = e4m3_block_scales(m.view(), 1, 128);
+  REQUIRE(blocks.blocks_across == 3);
+  REQUIRE(blocks.scales == std::vector<float>{1.0f, FLT_MAX, kE4m3Max / 2.0f,  //
+                                              1.0f, FLT_MAX, 1.0f});
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY}) {
+    CAPTURE(bad);
+    m.set(1, 299, bad);
+    REQUIRE_THROWS_AS(e4m3_block_scales(m.view(), 1, 128), std::invalid_argument);
+    REQUIRE_THROWS_AS(e4m3_block_scales(m.view(), 128, 128), std::invalid_argument);
+  }
+  REQUIRE_THROWS_AS(e4m3_block_scales(m.view(), 1, 0), std::invalid_argument);
 }
 
 TEST_CASE("The FP8 reference product applies both scales to exact products", "[common][fp8]") {

@@ -4,14 +4,20 @@
 // operands and C sit inside NaN-filled buffers with guard cells (guarded_layouts.hpp), laid
 // out so that some take the TMA path and some the CUDA-core fallback; the path is checked
 // against the 16-byte rule. The default also runs many times at a large K, bit for bit the
-// same each time. Tagged [sm90] (sm_90a code): the runner skips them on other GPUs.
+// same each time, and at a long K of positive products stays within a bound that the variants
+// that never promote exceed. The quantisation's NaN, infinities and tiny values, and every
+// refusal of a view or factor matrix, have tests of their own. Tagged [sm90] (sm_90a code): the
+// runner skips them on other GPUs.
 #include <catch2/catch.hpp>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "22_gpu_fp8/kernel.hpp"
@@ -25,6 +31,7 @@
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
 #include "common/matrix_fp8.hpp"
+#include "error_study.hpp"
 #include "guarded_layouts.hpp"
 #include "test_support.hpp"
 
@@ -290,6 +297,78 @@ TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][r
   }
 }
 
+// Why the default promotes, as a test that a default which stopped promoting would fail, and
+// that shows it can: the never-promoting ablations must fail it on the same inputs.
+//
+// FP8 wgmma sums in about 14 significant bits, not FP32's 24 (fp8_gemm_gamma's model,
+// verify.hpp): each product is aligned to the accumulator's exponent and truncated there. With
+// the accumulator at S, a unit of its last place is 2^-13 S to 2^-14 S, and truncation loses
+// half a unit on average, 2^-15 S or more. Where every product is positive, every loss errs the
+// same way: over K products of a sum that grows evenly to T they add up to (K / 2) 2^-15 T, a
+// relative error of at least K 2^-16: 0.25 at K = 16384. The bound of a variant that promotes
+// every 128 products, fp8_gemm_gamma(16384, 128) = 16384 x 2^-22 + 4 x 34 x 2^-13, is 0.0205,
+// twelve times less. Measured on an H100 (results/22_gpu_fp8/fp8_error_study.txt, table 2,
+// all positive [0,1), 256 x 256) the model holds from K = 1024 (0.0176, model 0.0156) to 16384:
+// never promoting, 0.2585 of the magnitude; the default, 6.1e-4, 33 times inside the bound.
+// Under the sanitizers (LADDER_QUICK_SHAPES) K = 4096: the model 0.0625 and the measured 0.079
+// against a bound of 0.0176. Random signs would hide all this (the losses cancel), and the
+// exact inputs below lose nothing. The per-block variant promotes every slice by construction
+// (each slice has its own factors), so it has no ablation; it is held to the same bound on the
+// same inputs.
+TEST_CASE("22 FP8 promotion: at a long K of positive products only promoting keeps the bound",
+          "[gpu][sm90][stage22]") {
+  const bool quick = std::getenv("LADDER_QUICK_SHAPES") != nullptr;
+  const test::GemmCase shape{128, 128, quick ? 4096 : 16384};
+  HostMatrix a(shape.m, shape.k);
+  HostMatrix b(shape.k, shape.n);
+  test::all_positive(a, b, 9);
+  const double promoted = fp8_gemm_gamma(shape.k, kFp8ScaleBlock);
+  DeviceMatrix c(shape.m, shape.n);
+  Fp8Operands ops(a.view(), b.view(), kQuantizers);
+  const auto launch = [&](const std::string& name) {
+    c.poison();
+    // The fallback sums in FP32 on the CUDA cores: only the TMA path has anything to promote.
+    REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view()) == OperandPath::tma);
+  };
+  const auto check = [&](double gamma) {
+    return check_gemm_on_device(ops.a_widened(), ops.b_widened(), c.view(), ops.a_widened_host(),
+                                ops.b_widened_host(), gamma);
+  };
+  const std::string default_name = fp8_configs().front();
+  REQUIRE(fp8_promotion_window(default_name, shape.k) == kFp8ScaleBlock);
+  launch(default_name);
+  const CheckResult by_default = check(promoted);
+  INFO(default_name << ": " << by_default.summary());
+  REQUIRE(by_default.ok);
+
+  int never_promoting = 0;
+  for (const std::string& name : fp8_configs()) {
+    if (fp8_promotion_window(name, shape.k) != shape.k) continue;
+    ++never_promoting;
+    CAPTURE(name);
+    launch(name);
+    // A product, within its own bound; beyond the promoted one.
+    const CheckResult own = check(fp8_gemm_gamma(shape.k, shape.k));
+    INFO("own bound: " << own.summary());
+    REQUIRE(own.ok);
+    const CheckResult beyond = check(promoted);
+    INFO("promoted bound: " << beyond.summary());
+    REQUIRE_FALSE(beyond.ok);
+  }
+  REQUIRE(never_promoting > 0);
+
+  BlockFp8Operands blocks(a.view(), b.view());
+  c.poison();
+  REQUIRE(launch_gemm_fp8_block_scaled({blocks.a(), blocks.a_dequantize()},
+                                       {blocks.b_t(), blocks.b_dequantize()},
+                                       c.view()) == OperandPath::tma);
+  const CheckResult per_block =
+      check_gemm_on_device(blocks.a_widened(), blocks.b_widened(), c.view(),
+                           blocks.a_widened_host(), blocks.b_widened_host(), promoted);
+  INFO("per block: " << per_block.summary());
+  REQUIRE(per_block.ok);
+}
+
 namespace {
 
 // Exact inputs, so that a check can demand C bit for bit. Codes are small integers, -3 to 3:
@@ -372,6 +451,46 @@ std::vector<test::GemmCase> exact_cases() {
   return {{65, 72, 1064}, {129, 260, 257}, {300, 200, 129}, {129, 257, 2100}, {2100, 2100, 200}};
 }
 
+// Per block: a power of two per 1 x 128 block of A (by row and slice) and per 128 x 128 block
+// of B^T (by column block and slice), each different from its neighbours.
+float a_block_power(int row, int slice) { return std::ldexp(1.0f, (row + 2 * slice) % 5 - 2); }
+float b_block_power(int block, int slice) {
+  return std::ldexp(1.0f, (3 * block + slice) % 4 - 1);
+}
+
+// Exact operands (exact_operands) whose values carry those factors.
+ExactOperands exact_block_operands(const test::GemmCase& shape, const Layout& layout) {
+  return exact_operands(
+      shape, layout, [](int row, int k) { return a_block_power(row, k / kFp8ScaleBlock); },
+      [](int n, int k) { return b_block_power(n / kFp8ScaleBlock, k / kFp8ScaleBlock); });
+}
+
+// The factors as launch_gemm_fp8_block_scaled takes them, A's m x ceil(k / 128) and B^T's
+// ceil(n / 128) x ceil(k / 128), each row followed by `padding` columns of NaN (a
+// DeviceMatrix starts poisoned).
+struct DeviceBlockFactors {
+  DeviceMatrix a;
+  DeviceMatrix b;
+};
+
+DeviceBlockFactors device_block_factors(const test::GemmCase& shape, int padding) {
+  const int slices = (shape.k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  const int blocks_n = (shape.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+  HostMatrix a(shape.m, slices);
+  HostMatrix b(blocks_n, slices);
+  for (int row = 0; row < shape.m; ++row) {
+    for (int s = 0; s < slices; ++s) a.set(row, s, a_block_power(row, s));
+  }
+  for (int block = 0; block < blocks_n; ++block) {
+    for (int s = 0; s < slices; ++s) b.set(block, s, b_block_power(block, s));
+  }
+  DeviceBlockFactors out{DeviceMatrix(shape.m, slices, slices + padding),
+                         DeviceMatrix(blocks_n, slices, slices + padding)};
+  out.a.upload(a.view());
+  out.b.upload(b.view());
+  return out;
+}
+
 }  // namespace
 
 // Every variant whose windows hold at most 512 products (every one where K <= 512), per
@@ -403,45 +522,44 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
   }
 }
 
-// Per block: a power of two per 1 x 128 block of A (by row and slice) and per 128 x 128 block
-// of B^T (by column block and slice), each different from its neighbours.
+namespace {
+
+// The per-block product of exact operands with these factors, on the TMA path (layout 1) and
+// the fallback (layout 2), bit for bit.
+void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
+  for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
+    CAPTURE(test::describe(shape), kFp8Layouts[l].name);
+    ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
+    DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
+    const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
+    const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, factors.a.view()},
+                                                          {ops.b_t, factors.b.view()}, c);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+    require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+  }
+}
+
+}  // namespace
+
+// Per block: the factors of a_block_power and b_block_power.
 TEST_CASE("22 FP8 per-block factors on exact inputs: both paths, bit for bit",
           "[gpu][sm90][stage22]") {
-  const auto a_power = [](int row, int slice) {
-    return std::ldexp(1.0f, (row + 2 * slice) % 5 - 2);
-  };
-  const auto b_power = [](int block, int slice) {
-    return std::ldexp(1.0f, (3 * block + slice) % 4 - 1);
-  };
   for (const auto& shape : exact_cases()) {
-    const int slices = (shape.k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
-    const int blocks_n = (shape.n + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
-    HostMatrix a_factors(shape.m, slices);
-    HostMatrix b_factors(blocks_n, slices);
-    for (int row = 0; row < shape.m; ++row) {
-      for (int s = 0; s < slices; ++s) a_factors.set(row, s, a_power(row, s));
-    }
-    for (int block = 0; block < blocks_n; ++block) {
-      for (int s = 0; s < slices; ++s) b_factors.set(block, s, b_power(block, s));
-    }
-    DeviceMatrix a_factors_device(shape.m, slices);
-    DeviceMatrix b_factors_device(blocks_n, slices);
-    a_factors_device.upload(a_factors.view());
-    b_factors_device.upload(b_factors.view());
-    for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
-      CAPTURE(test::describe(shape), kFp8Layouts[l].name);
-      ExactOperands ops = exact_operands(
-          shape, kFp8Layouts[l], [&](int row, int k) { return a_power(row, k / kFp8ScaleBlock); },
-          [&](int n, int k) { return b_power(n / kFp8ScaleBlock, k / kFp8ScaleBlock); });
-      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
-      const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
-      const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, a_factors_device.view()},
-                                                            {ops.b_t, b_factors_device.view()}, c);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
-      require_exact(ops, c_buffer, kFloatLayouts[l], shape);
-    }
+    require_block_scaled_exact(shape, device_block_factors(shape, 0));
   }
+}
+
+// Factor matrices whose rows end before their strides do, NaN in between: a kernel that
+// stepped by the width, or read past it, would change C or make it NaN. Bit for bit the exact
+// product, as with tight factors above.
+TEST_CASE("22 FP8 per-block factors with strides past their widths: the same C",
+          "[gpu][sm90][stage22]") {
+  const test::GemmCase shape{129, 257, 300};  // 3 slices of K, 3 blocks of N
+  const DeviceBlockFactors factors = device_block_factors(shape, 3);
+  REQUIRE(factors.a.view().stride > factors.a.view().width);
+  REQUIRE(factors.b.view().stride > factors.b.view().width);
+  require_block_scaled_exact(shape, factors);
 }
 
 // The scale of an all-zero matrix is 1 (its codes all zero), and a K of 0 makes C = 0, the
@@ -470,6 +588,207 @@ TEST_CASE("22 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage22]") {
   }
 }
 
+namespace {
+
+// The device's scale of `values` (a host view), over a scale that no case expects, so that each
+// must be written.
+Fp8Scale device_scale(Matrix values) {
+  DeviceMatrix src(values.height, values.width);
+  src.upload(values);
+  DeviceFp8Scale scale;
+  scale.upload(Fp8Scale{5.0f, 5.0f});
+  e4m3_scale_on_device(src.view(), scale.get());
+  return scale.download();
+}
+
+// Whether an E4M3 code is a NaN (S.1111.111, either sign).
+bool is_nan_code(fp8_e4m3 code) { return (code.__x & 0x7F) == 0x7F; }
+
+// got must hold want's codes; where want holds a NaN, got need only hold one (the sign of a NaN
+// is the converter's).
+void require_same_codes(const MatrixFp8& got, const MatrixFp8& want) {
+  REQUIRE(got.height == want.height);
+  REQUIRE(got.width == want.width);
+  long long differ = 0;
+  for (int row = 0; row < want.height; ++row) {
+    for (int col = 0; col < want.width; ++col) {
+      const fp8_e4m3 g = got.get(row, col);
+      const fp8_e4m3 w = want.get(row, col);
+      if (is_nan_code(w) ? is_nan_code(g) : g.__x == w.__x) continue;
+      if (differ++ == 0) {
+        UNSCOPED_INFO("first difference at (" << row << ", " << col << "): code "
+                                              << int{g.__x} << ", want " << int{w.__x});
+      }
+    }
+  }
+  REQUIRE(differ == 0);
+}
+
+}  // namespace
+
+// The device's scale where the host's refuses or caps (quantize.hpp): NaN elements passed over,
+// an infinite one making the scale 0, magnitudes too small for 448 / largest capped at FLT_MAX.
+// 300 x 70 takes 3 x 3 blocks of the reduction (32 columns by 128 rows); the special values sit
+// at a thread's first element, along a whole row and a whole column, and last, so that each
+// step of the reduction (a thread's rows, the warp, the block, the atomic) meets one.
+TEST_CASE("22 FP8 device scale: NaN passed over, an infinity gives 0, tiny values FLT_MAX",
+          "[gpu][sm90][stage22]") {
+  const int rows = 300;
+  const int cols = 70;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto spread = [&](HostMatrix& m, float value) {
+    m.set(0, 0, value);
+    for (int col = 0; col < cols; ++col) m.set(137, col, value);
+    for (int row = 0; row < rows; ++row) m.set(row, 40, value);
+    m.set(rows - 1, cols - 1, value);
+  };
+  SECTION("NaN elements are passed over") {
+    HostMatrix m = test::random_matrix(rows, cols, 0, 21);  // within [-1, 1)
+    m.set(250, 65, -3.5f);
+    spread(m, nan);
+    const Fp8Scale got = device_scale(m.view());
+    REQUIRE(got.quantize == kE4m3Max / 3.5f);
+    REQUIRE(got.dequantize == 1.0f / got.quantize);
+  }
+  SECTION("only NaN: nothing to take the maximum of, as all zeros") {
+    HostMatrix m(rows, cols);
+    for (int row = 0; row < rows; ++row) {
+      for (int col = 0; col < cols; ++col) m.set(row, col, nan);
+    }
+    const Fp8Scale got = device_scale(m.view());
+    REQUIRE(got.quantize == 1.0f);
+    REQUIRE(got.dequantize == 1.0f);
+  }
+  SECTION("an infinity, among NaN, makes the scale 0") {
+    for (const float infinity : {INFINITY, -INFINITY}) {
+      CAPTURE(infinity);
+      HostMatrix m = test::random_matrix(rows, cols, 0, 22);
+      spread(m, nan);
+      m.set(200, 3, infinity);
+      const Fp8Scale got = device_scale(m.view());
+      REQUIRE(got.quantize == 0.0f);
+      REQUIRE(got.dequantize == INFINITY);
+    }
+  }
+  SECTION("tiny magnitudes: capped at FLT_MAX, denormals not flushed") {
+    // The largest a denormal (-1e-40) or a small normal float (1e-37): 448 / largest overflows
+    // either way. A device that flushed denormals to zero would return 1 for the first.
+    for (const float largest : {-1e-40f, 1e-37f}) {
+      CAPTURE(largest);
+      HostMatrix m(rows, cols);  // zeros
+      spread(m, std::numeric_limits<float>::denorm_min());
+      m.set(250, 65, largest);
+      const Fp8Scale got = device_scale(m.view());
+      REQUIRE(got.quantize == e4m3_scale(largest_magnitude(m.view())));
+      REQUIRE(got.quantize == FLT_MAX);
+      REQUIRE(got.dequantize == 1.0f / FLT_MAX);
+    }
+  }
+}
+
+// The device's quantisation of what E4M3 cannot hold, code for code as the host's (a NaN need
+// only stay a NaN): values past 448 after scaling, infinities included, saturating; signed
+// zeros; denormals rounding to zero; and under the capped scale FLT_MAX, zeros staying zero and
+// tiny values coming up. As it is and transposed, into destinations that take 4-byte stores
+// (strides of whole 16 bytes) and ones that cannot (strides of width + 1, not multiples of 4),
+// with tails past the last 4 columns (70 = 17 x 4 + 2; transposed, 37 = 9 x 4 + 1). Each
+// destination is filled first with the poison, then with zeros, so that an element left
+// unwritten shows in one of the two.
+TEST_CASE("22 FP8 device quantisation: saturation, infinities, NaN and tiny values as on the host",
+          "[gpu][sm90][stage22]") {
+  const int rows = 37;
+  const int cols = 70;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float denormal = std::numeric_limits<float>::denorm_min();
+  // Within [-300, 300): with the scale 2 a quarter of them saturate.
+  HostMatrix large = test::random_matrix(rows, cols, 0, 23);
+  for (int row = 0; row < rows; ++row) {
+    for (int col = 0; col < cols; ++col) large.set(row, col, 300.0f * large.get(row, col));
+  }
+  const float specials[] = {nan, INFINITY, -INFINITY, 1e30f, -1e30f, 0.0f, -0.0f, denormal};
+  for (int i = 0; i < static_cast<int>(std::size(specials)); ++i) {
+    large.set(i, i, specials[i]);                          // in the 4-byte stores
+    large.set(rows - 1 - i, cols - 1 - i % 2, specials[i]);  // in the tail
+  }
+  HostMatrix tiny(rows, cols);  // zeros, and denormals and small normals of both signs
+  for (int row = 0; row < rows; ++row) {
+    for (int col = row % 3; col < cols; col += 3) {
+      const float magnitudes[] = {denormal, 1e-40f, 1e-38f, 1e-37f};
+      tiny.set(row, col, (col % 2 ? -1.0f : 1.0f) * magnitudes[(row + col) % 4]);
+    }
+  }
+  tiny.set(0, 1, -0.0f);
+  struct Case {
+    const char* name;
+    Matrix values;
+    Fp8Scale scale;
+  };
+  const Case cases[] = {{"large, times 2", large.view(), Fp8Scale{0.5f, 2.0f}},
+                        {"tiny, times FLT_MAX", tiny.view(), Fp8Scale{1.0f / FLT_MAX, FLT_MAX}}};
+  for (const Case& each : cases) {
+    CAPTURE(each.name);
+    HostMatrixFp8 want(rows, cols);
+    quantize_e4m3(each.values, each.scale.quantize, want.view());
+    HostMatrixFp8 want_t = transposed(want.view());
+    DeviceMatrix src(rows, cols);
+    src.upload(each.values);
+    DeviceFp8Scale scale;
+    scale.upload(each.scale);
+    for (const bool into_b_t : {false, true}) {
+      const int dst_rows = into_b_t ? cols : rows;
+      const int dst_cols = into_b_t ? rows : cols;
+      for (const int stride : {fp8_stride(dst_cols), dst_cols + 1}) {
+        DeviceMatrixFp8 dst(dst_rows, dst_cols, stride);
+        for (const int fill : {int{kPoisonByte}, 0}) {
+          CAPTURE(into_b_t, stride, fill);
+          CUDA_CHECK(cudaMemset(dst.view().data, fill, bytes_of(dst.view())));
+          if (into_b_t) {
+            quantize_e4m3_transposed(src.view(), scale.get(), dst.view());
+          } else {
+            quantize_e4m3(src.view(), scale.get(), dst.view());
+          }
+          HostMatrixFp8 got(dst_rows, dst_cols);
+          dst.download(got.view());
+          require_same_codes(got.view(), into_b_t ? want_t.view() : want.view());
+        }
+      }
+    }
+  }
+}
+
+// Each refused before any CUDA call: a destination of another shape (for B^T, src's shape
+// itself unless square), a view whose stride is below its width, whose rows would overlap.
+TEST_CASE("22 FP8 device quantisation refuses other shapes and strides below the width",
+          "[gpu][sm90][stage22]") {
+  DeviceMatrix src(8, 20);
+  DeviceMatrixFp8 storage(20, 32);
+  fp8_e4m3* const data = storage.view().data;
+  DeviceFp8Scale scale;
+  const auto dst = [&](int rows, int cols, int stride) {
+    return MatrixFp8{cols, rows, stride, data};
+  };
+  for (const MatrixFp8 wrong : {dst(7, 20, 32), dst(9, 20, 32), dst(8, 19, 32), dst(8, 21, 32),
+                                dst(20, 8, 32), dst(8, 20, 19)}) {
+    CAPTURE(wrong.height, wrong.width, wrong.stride);
+    REQUIRE_THROWS_AS(quantize_e4m3(src.view(), scale.get(), wrong), std::invalid_argument);
+  }
+  for (const MatrixFp8 wrong : {dst(19, 8, 32), dst(21, 8, 32), dst(20, 7, 32), dst(20, 9, 32),
+                                dst(8, 20, 32), dst(20, 8, 7)}) {
+    CAPTURE(wrong.height, wrong.width, wrong.stride);
+    REQUIRE_THROWS_AS(quantize_e4m3_transposed(src.view(), scale.get(), wrong),
+                      std::invalid_argument);
+  }
+  const Matrix overlapping{20, 8, 19, src.view().data};
+  REQUIRE_THROWS_AS(e4m3_scale_on_device(overlapping, scale.get()), std::invalid_argument);
+  REQUIRE_THROWS_AS(quantize_e4m3(overlapping, scale.get(), dst(8, 20, 32)),
+                    std::invalid_argument);
+  REQUIRE_THROWS_AS(quantize_e4m3_transposed(overlapping, scale.get(), dst(20, 8, 32)),
+                    std::invalid_argument);
+  REQUIRE_NOTHROW(quantize_e4m3(src.view(), scale.get(), dst(8, 20, 32)));
+  REQUIRE_NOTHROW(quantize_e4m3_transposed(src.view(), scale.get(), dst(20, 8, 32)));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen factors",
           "[gpu][sm90][stage22]") {
   DeviceMatrixFp8 a(8, 32);
@@ -494,6 +813,52 @@ TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen fact
                     std::invalid_argument);
   REQUIRE_NOTHROW(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
                                                {b_t.view(), b_factors.view()}, c.view()));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// The factor matrices' every rule, each broken alone (the test above has A's width and both
+// of B^T's dimensions wrong together): K = 256 is 2 slices, N = 257 3 blocks of B^T, so A's
+// factors are 8 x 2 and B^T's 3 x 2. The views lie in one buffer large enough for each.
+TEST_CASE("22 FP8 per-block factors: each wrong dimension, a stride below the width and int "
+          "overflow refused",
+          "[gpu][sm90][stage22]") {
+  const int m = 8;
+  const int n = 257;
+  const int k = 256;
+  DeviceMatrixFp8 a(m, k);
+  DeviceMatrixFp8 b_t(n, k);
+  DeviceMatrix c(m, n);
+  DeviceMatrix storage(16, 16);
+  float* const data = storage.view().data;
+  const auto factors = [&](int rows, int cols, int stride) {
+    return Matrix{cols, rows, stride, data};
+  };
+  const Matrix a_factors = factors(m, 2, 2);
+  const Matrix b_factors = factors(3, 2, 2);
+  const auto launch = [&](Matrix a_dequantize, Matrix b_dequantize) {
+    return launch_gemm_fp8_block_scaled({a.view(), a_dequantize}, {b_t.view(), b_dequantize},
+                                        c.view());
+  };
+  // One row or column more or fewer than m x ceil(k / 128) and ceil(n / 128) x ceil(k / 128).
+  for (const auto& [rows, cols] : {std::pair{m - 1, 2}, std::pair{m + 1, 2}, std::pair{m, 1},
+                                  std::pair{m, 3}}) {
+    CAPTURE(rows, cols);
+    REQUIRE_THROWS_AS(launch(factors(rows, cols, cols), b_factors), std::invalid_argument);
+  }
+  for (const auto& [rows, cols] : {std::pair{2, 2}, std::pair{4, 2}, std::pair{3, 1},
+                                  std::pair{3, 3}}) {
+    CAPTURE(rows, cols);
+    REQUIRE_THROWS_AS(launch(a_factors, factors(rows, cols, cols)), std::invalid_argument);
+  }
+  // Rows overlapping (stride below the width), and offsets row * stride that the int rule
+  // refuses: 2^24 x (8 + 256 rows) passes 2^31.
+  REQUIRE_THROWS_AS(launch(factors(m, 2, 1), b_factors), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch(a_factors, factors(3, 2, 1)), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch(factors(m, 2, 1 << 24), b_factors), std::invalid_argument);
+  REQUIRE_THROWS_AS(launch(a_factors, factors(3, 2, 1 << 24)), std::invalid_argument);
+  // A stride past the width is a padded matrix: taken (its C is checked in the test of
+  // padded factors).
+  REQUIRE_NOTHROW(launch(factors(m, 2, 5), factors(3, 2, 5)));
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
