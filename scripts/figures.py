@@ -66,6 +66,7 @@ MMA_PEAK = "results/mma_peak.md"
 # shape list.
 SHAPES_STAGE = "21_gpu_stream_k"
 SHAPES_RECORD = "results/21_gpu_stream_k/model_shapes.csv"
+MODEL_PICKS = "results/21_gpu_stream_k/model_picks.csv"
 # The shape-by-shape table is evidence: it sits in the stage's notes, the box on its page.
 SHAPES_NOTES = "results/21_gpu_stream_k/notes.md"
 ACTIVE_SMS = "results/21_gpu_stream_k/active_sms.csv"
@@ -279,8 +280,17 @@ def shapes_box(stage, record, gpu):
             f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean; "
             f"`{baseline}` in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
             f"{cut(low[0], 1)}% ({low[1]}) ({ladder.gpu_name(run[0][1])}, `{SHAPES_RECORD}`); "
-            f"in the ladder's run at 4096^3: {rate_words(best, True)}, "
+            f"in the ladder's run at 4096^3{square_pick()}: {rate_words(best, True)}, "
             f"{of_ceiling(rows, best)}% of cuBLAS BF16 ({sources(gpu)})")
+
+
+def square_pick():
+    """What by_shape runs at 4096^3 on the H200's counts, from the picks the model's script
+    records: stage 19's kernel, or a variant by name."""
+    with open(os.path.join(ROOT, MODEL_PICKS)) as f:
+        pick = next(r["pick"] for r in csv.DictReader(f)
+                    if (r["m"], r["n"], r["k"]) == ("4096", "4096", "4096"))
+    return f", where `by_shape` runs {f'`{pick}`' if pick else 'stage 19' + chr(39) + 's kernel'}"
 
 
 def transpose_box(stage, record, previous, gpu):

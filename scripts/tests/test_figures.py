@@ -31,7 +31,8 @@ class FiguresTest(ScriptTest):
         os.makedirs(os.path.join(root, os.path.dirname(figures.ACTIVE_SMS)))
         for name in ("README.md", figures.TABLES_PAGE, figures.RECORD_4096,
                      figures.RECORD_ARTICLES,
-                     figures.SHAPES_RECORD, figures.SHAPES_NOTES, figures.ACTIVE_SMS,
+                     figures.SHAPES_RECORD, figures.MODEL_PICKS, figures.SHAPES_NOTES,
+                     figures.ACTIVE_SMS,
                      figures.MMA_PEAK):
             shutil.copy(os.path.join(REPO, name), os.path.join(root, name))
         return root
