@@ -6,12 +6,13 @@
 The input is `ncu --csv` output (--clock-control none, the metrics below) with the shape put
 in front of every line as its own first column (results/21_gpu_stream_k/notes.md gives the
 command). One row
-per shape and kernel, the median over its launches: blocks launched and cluster size, the
-duration, and the share of the SMs' time they were active, sm__cycles_active.avg over
+per shape and kernel, the median over its launches: who ran it (the stage and its tile in clusters
+of one or two, or cuBLAS's kernel), blocks launched, the duration, and the share of the SMs' time they were active, sm__cycles_active.avg over
 sm__cycles_elapsed.max (the SMs' mean active cycles over the kernel's span): the idle SMs of a
 partly filled last wave lower it.
 """
 import csv
+import re
 import statistics
 import sys
 from collections import OrderedDict
@@ -42,17 +43,32 @@ def read(path):
     return kernels
 
 
+def label(kernel, cluster):
+    """Who ran it, in the page's words: the stage and its tile (BM x BN, from the kernel's
+    Config<BM, BN, ...>) or cuBLAS's kernel (its tile from its name), alone or in pairs."""
+    together = "alone" if cluster == 1 else "pairs" if cluster == 2 else f"clusters of {cluster}"
+    found = re.search(r"Config<(\d+), (\d+),", kernel)
+    if kernel.startswith("gemm_persistent<") and found:
+        return f"19: {found[1]}x{found[2]}, {together}"
+    if kernel.startswith("gemm_stream_k<") and found:
+        return f"21: {found[1]}x{found[2]}, {together}"
+    tile = re.search(r"_(\d+x\d+)_", kernel)
+    if kernel.startswith("nvjet") and tile:
+        return f"cuBLAS: {tile[1]}, {together}"
+    raise ValueError(f"no label for the kernel {kernel}")
+
+
 def table(kernels):
-    lines = ["| shape | kernel | blocks | cluster | time (us) | SMs active |",
-             "|---|---|---:|---:|---:|---:|"]
+    lines = ["| shape | who: tile, cluster | blocks | time (us) | SMs active |",
+             "|---|---|---:|---:|---:|"]
     for (shape, kernel), metrics in kernels.items():
         missing = [name for name in METRICS if name not in metrics]
         if missing:
             raise ValueError(f"{shape}, {kernel}: no {', '.join(missing)} in the file")
         median = {name: statistics.median(metrics[name].values()) for name in METRICS}
         active = median["sm__cycles_active.avg"] / median["sm__cycles_elapsed.max"]
-        lines.append(f"| {shape} | `{kernel}` | {median['launch__grid_size']:.0f} | "
-                     f"{median['launch__cluster_dim_x']:.0f} | "
+        who = label(kernel, round(median["launch__cluster_dim_x"]))
+        lines.append(f"| {shape} | {who} | {median['launch__grid_size']:.0f} | "
                      f"{median['gpu__time_duration.sum'] / 1000:.1f} | {100 * active:.0f}% |")
     return "\n".join(lines)
 

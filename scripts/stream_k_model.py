@@ -6,9 +6,11 @@ constants fitted on some shape lists and checked on another that it never saw.
                                                     model_fit/, check on the lists' latest runs
   python3 scripts/stream_k_model.py --fit A.csv B.csv --check C.csv
   python3 scripts/stream_k_model.py --write         also write the constants into the stage's
-                                                    model_constants.hpp and the picks it must
-                                                    make into results/21_gpu_stream_k/model_picks.csv
-  python3 scripts/stream_k_model.py --check-written exit 1 if either file differs from the fit
+                                                    model_constants.hpp, the picks it must make
+                                                    into results/21_gpu_stream_k/model_picks.csv
+                                                    and the page's worked shapes (model_worked.md)
+  python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
+  python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
 
 Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
 19's default and cuBLAS BF16 on each shape. For a variant with tiles of BM x BN in clusters of c
@@ -55,6 +57,9 @@ RESULTS = os.path.join(REPO, "results", "21_gpu_stream_k")
 FIT_RUNS = os.path.join(RESULTS, "model_fit")
 HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
 PICKS = os.path.join(RESULTS, "model_picks.csv")
+WORKED = os.path.join(RESULTS, "model_worked.md")
+# The page's worked shapes (21_gpu_stream_k/README.md, D).
+WORKED_SHAPES = [(1024, 1024, 1024), (512, 4096, 14336)]
 SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv",
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
@@ -344,6 +349,37 @@ def picks_text(model):
     return "\n".join(rows) + "\n"
 
 
+def explain(model, m, n, k):
+    """Every candidate's counts and predicted time for one shape, fastest first: a table."""
+    lines = [f"**{m} x {n} x {k}** on {model.gpu.sms} SMs ({model.gpu.sms // 2} pairs), L = "
+             f"{cdiv(k, SLICE_K)} slices of 64:", "",
+             "| candidate | tiling | T | S | P | Q | compute (us) | memory (us) | predicted (us) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = []
+    for name, (tiling, scheme) in candidates(model.gpu, m, n).items():
+        (slices, tile_count, partials), _ = work(model.gpu, tiling, scheme, m, n, k, model.most)
+        x = model.features(tiling, scheme, m, n, k)
+        compute = sum(a * b for a, b in zip(model.params, x))
+        memory = model.memory_time(tiling, scheme, m, n, k) + model.params[-1]
+        rows.append((max(compute, memory), name, tiling, tiles(tiling, m, n), slices, tile_count,
+                     partials, compute, memory))
+    for us, name, tiling, t, slices, tile_count, partials, compute, memory in sorted(rows):
+        lines.append(f"| `{name}` | {tiling} | {t} | {slices} | {tile_count} | {partials} | "
+                     f"{compute:.1f} | {memory:.1f} | {us:.1f} |")
+    return "\n".join(lines)
+
+
+def worked_text(model):
+    """model_worked.md: the page's worked shapes, every candidate, on the H200's counts."""
+    head = ("<!-- written by scripts/stream_k_model.py --write -->\n"
+            "# Stage 21's model on the page's two shapes\n\n"
+            "Every candidate's counts for the slowest cluster (T cluster tiles, S slices, P tiles, "
+            "Q partial\ntiles) and predicted microseconds on the H200's counts, fastest first; "
+            "stage 19's default is\n`19 clusters`. `python3 scripts/stream_k_model.py --explain "
+            "M N K` prints the same for any shape.\n\n")
+    return head + "\n\n".join(explain(model, *shape) for shape in WORKED_SHAPES) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -356,7 +392,9 @@ def main():
     parser.add_argument("--write", action="store_true",
                         help="write model_constants.hpp and model_picks.csv")
     parser.add_argument("--check-written", action="store_true",
-                        help="exit 1 if model_constants.hpp or model_picks.csv differs")
+                        help="exit 1 if a file --write writes differs")
+    parser.add_argument("--explain", nargs=3, type=int, metavar=("M", "N", "K"),
+                        help="print every candidate's counts and predicted time for one shape")
     options = parser.parse_args()
     gpu = record_gpu()
     runs = {path: read_run(path) for path in options.fit + options.check}
@@ -364,7 +402,8 @@ def main():
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         stale = []
-        for path, text in ((HEADER, header_text(model)), (PICKS, picks_text(model))):
+        for path, text in ((HEADER, header_text(model)), (PICKS, picks_text(model)),
+                           (WORKED, worked_text(model))):
             if options.write:
                 with open(path, "w") as f:
                     f.write(text)
@@ -374,6 +413,9 @@ def main():
             print(f"stream_k_model.py: {', '.join(stale)} differ from the fit; run --write",
                   file=sys.stderr)
             return 1
+    if options.explain:
+        print(explain(model, *options.explain))
+        return 0
     print(f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s (cudaMemcpy, "
           f"{os.path.relpath(RECORD, REPO)}); beta = {model.beta / 1e3:.0f} GB/s per SM")
     print(f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}")
