@@ -276,8 +276,15 @@ def shapes_box(stage, record, gpu):
     low = min(own)
     rows = dict(record)[stage]
     best = box_row(stage, rows)
+    # A shape whose default or ceiling row is noisy (median over shapes.NOISY x its fastest
+    # run) can move the mean alone: the box gives the mean without such shapes too.
+    noisy = {s["name"] for s in per_shape for r in (s["own"], s["top"])
+             if float(r["median_ms"]) > shapes.NOISY * float(r["min_ms"])}
+    steady = [p for p, name in own if name not in noisy]
+    without = (f"; {cut(shapes.geomean(steady), 1)}% without {', '.join(sorted(noisy))}, "
+               f"whose rows were noisy" if noisy else "")
     return (f"over the {len(own)} shapes of `scripts/model_shapes.csv`, "
-            f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean; "
+            f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean{without}; "
             f"`{baseline}` in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
             f"{cut(low[0], 1)}% ({low[1]}) ({ladder.gpu_name(run[0][1])}, `{SHAPES_RECORD}`); "
             f"in the ladder's run at 4096^3{square_pick()}: {rate_words(best, True)}, "
