@@ -28,6 +28,14 @@ void check(cublasStatus_t status, const char* call) {
   }
 }
 
+// Sets one attribute of a matmul descriptor to value; `name` names it in the error.
+template <class T>
+void set_attribute(cublasLtMatmulDesc_t op, cublasLtMatmulDescAttributes_t attribute,
+                   const T& value, const char* name) {
+  check(cublasLtMatmulDescSetAttribute(op, attribute, &value, sizeof value),
+        (std::string("cublasLtMatmulDescSetAttribute(") + name + ")").c_str());
+}
+
 // A cuBLAS version number (CUBLAS_VERSION, cublasLtGetVersion: 130100) as 13.1.0.
 std::string version_text(std::size_t version) {
   return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
@@ -37,12 +45,8 @@ std::string version_text(std::size_t version) {
 // The dequantisation factors (one, or one per block) as cuBLASLt's scale pointers: its A is
 // our B^T, its B our A.
 void set_factors(cublasLtMatmulDesc_t op, const float* a_factors, const float* b_t_factors) {
-  check(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &b_t_factors,
-                                       sizeof b_t_factors),
-        "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
-  check(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &a_factors,
-                                       sizeof a_factors),
-        "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
+  set_attribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, b_t_factors, "A_SCALE_POINTER");
+  set_attribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, a_factors, "B_SCALE_POINTER");
 }
 
 // One factor per 128 x 128 block of cuBLASLt's A (our B^T) and per 128 elements of K of its B
@@ -54,12 +58,8 @@ void set_block_scale_modes(cublasLtMatmulDesc_t op) {
 #if CUBLAS_VERSION >= 120900
   const std::int32_t b_t_mode = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
   const std::int32_t a_mode = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
-  check(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &b_t_mode,
-                                       sizeof b_t_mode),
-        "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
-  check(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &a_mode,
-                                       sizeof a_mode),
-        "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
+  set_attribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, b_t_mode, "A_SCALE_MODE");
+  set_attribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, a_mode, "B_SCALE_MODE");
 #else
   // block_scaled_refusal turns every block-scaled call away before it gets here.
   (void)op;
@@ -208,18 +208,13 @@ bool CublasLtFp8::prepare(const Call& call) {
     check(cublasLtMatmulDescCreate(&plan->op, CUBLAS_COMPUTE_32F, CUDA_R_32F),
           "cublasLtMatmulDescCreate");
     const cublasOperation_t transpose = CUBLAS_OP_T, keep = CUBLAS_OP_N;
-    check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSA, &transpose,
-                                         sizeof transpose),
-          "cublasLtMatmulDescSetAttribute(TRANSA)");
-    check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof keep),
-          "cublasLtMatmulDescSetAttribute(TRANSB)");
+    set_attribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSA, transpose, "TRANSA");
+    set_attribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSB, keep, "TRANSB");
     // Set even to its default, 0. The block-scaled calls pass 0: each block's factors apply to
     // that block's sums alone, which fast accumulation (sums kept in the tensor cores across
     // blocks) would not allow.
     const std::int8_t fast = call.fast_accumulation ? 1 : 0;
-    check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast,
-                                         sizeof fast),
-          "cublasLtMatmulDescSetAttribute(FAST_ACCUM)");
+    set_attribute(plan->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast, "FAST_ACCUM");
     if (call.block_scaled) set_block_scale_modes(plan->op);
     set_factors(plan->op, call.a_factors, call.b_t_factors);
     check(cublasLtMatrixLayoutCreate(&plan->a_layout, CUDA_R_8F_E4M3, k, n, call.b_t.stride),
