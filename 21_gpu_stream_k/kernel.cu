@@ -248,19 +248,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
 enum class Scheme { data_parallel, split_k, stream_k };
 
-// Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
-// and read for a shorter product.
-constexpr int kMaxSplit = 4;
-
-// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
-// `resident` clusters: 1 where the waves are whole or the last one too full to split.
-int split_ways(long long tiles, int resident, int slices) {
-  const int rest = static_cast<int>(tiles % resident);
-  return rest == 0 ? 1 : std::min({resident / rest, kMaxSplit, slices});
-}
-
 // The division of c's tiles by `scheme` among the clusters that fit (README.md, A); where split-K
 // or Stream-K would divide nothing, the tiles go whole, as data-parallel's.
+static_assert(kSliceK == kModelSliceK, "the model counts the slices divide() cuts");
+
 template <class Cfg>
 Division divide(const Matrix& c, int k, Scheme scheme) {
   const int resident = resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();

@@ -12,9 +12,6 @@ namespace {
 
 using namespace stream_k_model;
 
-// As kernel.cu's divide(): slices are 64 deep, and split-K cuts a tile into at most 4 ranges.
-constexpr long long kSliceK = 64;
-constexpr long long kMaxSplit = 4;
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -36,10 +33,10 @@ struct Work {
 Work slowest_cluster(const TilingCost& t, const std::string& division, long long m, long long n,
                      long long k, long long resident) {
   const long long tiles = cdiv(cdiv(m, t.block_m), t.cluster) * cdiv(n, t.block_n);
-  const long long slices = cdiv(k, kSliceK);
+  const long long slices = cdiv(k, kModelSliceK);
   const long long rest = tiles % resident;
-  if (division == "split" && rest != 0) {
-    const long long ways = std::min({resident / rest, kMaxSplit, slices});
+  if (division == "split") {
+    const long long ways = split_ways(tiles, resident, slices);
     if (ways > 1) {
       return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1, ways - 1, true};
     }
@@ -59,6 +56,11 @@ Work slowest_cluster(const TilingCost& t, const std::string& division, long long
 }
 
 }  // namespace
+
+int split_ways(long long tiles, long long resident, long long slices) {
+  const long long rest = tiles % resident;
+  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, static_cast<long long>(kMaxSplit), slices}));
+}
 
 double stream_k_predicted_us(const std::string& tiling, const std::string& division, int m,
                              int n, int k, const StreamKGpu& gpu) {

@@ -14,6 +14,18 @@ struct StreamKGpu {
   double bytes_per_us = 0;    // what DRAM delivers to a copy
 };
 
+// The depth of the slices the model counts: hopper::kSliceK, which kernel.cu checks it against.
+inline constexpr int kModelSliceK = 64;
+
+// Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
+// and read for a shorter product.
+inline constexpr int kMaxSplit = 4;
+
+// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
+// `resident` clusters: 1 where the waves are whole or the last one too full to split. divide()
+// (kernel.cu) cuts the tiles so, and the model counts them so.
+int split_ways(long long tiles, long long resident, long long slices);
+
 // The model's prediction, in microseconds, for a tiling (as model_constants.hpp names them:
 // "128x256_c2", ...) with a division ("dp", "split" or "stream") of an m x n x k product.
 double stream_k_predicted_us(const std::string& tiling, const std::string& division, int m,

@@ -64,7 +64,7 @@ SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldou
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
 FIT_CLOCK_MHZ = 1980
-KERNEL = os.path.join(REPO, "21_gpu_stream_k", "kernel.cu")
+MODEL_HEADER = os.path.join(REPO, "21_gpu_stream_k", "model.hpp")
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
 CHECK_LISTS = SHAPE_LISTS
@@ -86,11 +86,11 @@ def cdiv(a, b):
 
 
 def max_split():
-    """kMaxSplit, read from the stage's kernel."""
-    with open(KERNEL) as f:
+    """kMaxSplit, read from the stage's model.hpp, which divide() shares."""
+    with open(MODEL_HEADER) as f:
         found = re.search(r"constexpr int kMaxSplit = (\d+);", f.read())
     if not found:
-        raise SystemExit(f"stream_k_model.py: no kMaxSplit in {KERNEL}")
+        raise SystemExit(f"stream_k_model.py: no kMaxSplit in {MODEL_HEADER}")
     return int(found.group(1))
 
 
