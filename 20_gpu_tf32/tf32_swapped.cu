@@ -222,22 +222,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterM > 1) cluster_sync();
 }
 
+// As many clusters as the GPU holds at once running Cfg's kernel (cluster_launch.hpp).
+template <class Cfg>
+int resident_swapped_clusters() {
+  return resident_clusters(reinterpret_cast<const void*>(gemm_tf32_swapped<Cfg, true>),
+                           cluster_shape_of<Cfg>());
+}
+
 // Stage 19's Wide or WideAlone: 128 columns of C (two consumers of 64) by 256 rows.
 template <class Cfg>
 void launch_swapped(Matrix a, Matrix b, Matrix c) {
   const bool tma_store = allows_tma_store(c);
   auto kernel = tma_store ? gemm_tf32_swapped<Cfg, true> : gemm_tf32_swapped<Cfg, false>;
-  CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
   const CUtensorMap b_map = make_tensor_map_2d(b, 32, 32);
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceFloats, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<Cfg>(transposed_shape(c));
-  const long long fit =
-      std::min<long long>(resident_clusters_of<Cfg, gemm_tf32_swapped<Cfg, true>>(), tiles);
-  Launch<Cfg> grid(even_rounds_clusters(tiles, fit) * Cfg::kClusterM);
-  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, b_map, a_map, c_map, a.width, c));
+  const long long fit = std::min<long long>(resident_swapped_clusters<Cfg>(), tiles);
+  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), even_rounds_clusters(tiles, fit), b_map,
+                     a_map, c_map, a.width, c);
 }
 
 }  // namespace
@@ -245,7 +249,7 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
 // Stage 19's rule: clusters pay only past one wave.
 void launch_tf32_swapped_by_size(Matrix a, Matrix b, Matrix c) {
   const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
-  if (tiles > resident_clusters_of<WideAlone, gemm_tf32_swapped<WideAlone, true>>()) {
+  if (tiles > resident_swapped_clusters<WideAlone>()) {
     launch_swapped<Wide>(a, b, c);
   } else {
     launch_swapped<WideAlone>(a, b, c);

@@ -5,16 +5,17 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "21_gpu_stream_k/model.hpp"
-#include "common/hopper/launch.hpp"
-#include "common/hopper/persistent.cuh"
-#include "common/hopper/persistent_kernel.cuh"
-#include "common/hopper/persistent_rule.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/launch.hpp"
 #include "common/hopper/mbarrier.cuh"
+#include "common/hopper/persistent.cuh"
+#include "common/hopper/persistent_kernel.cuh"
+#include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
@@ -246,15 +247,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-enum class Scheme { data_parallel, split_k, stream_k };
-
 // The division of c's tiles by `scheme` among the clusters that fit (README.md, A); where split-K
 // or Stream-K would divide nothing, the tiles go whole, as data-parallel's.
 static_assert(kSliceK == kModelSliceK, "the model counts the slices divide() cuts");
 
+// As many clusters as the GPU holds at once running Cfg's kernel (cluster_launch.hpp).
+template <class Cfg>
+int resident_stream_k_clusters() {
+  return resident_clusters(reinterpret_cast<const void*>(gemm_stream_k<Cfg, true>),
+                           cluster_shape_of<Cfg>());
+}
+
 template <class Cfg>
 Division divide(const Matrix& c, int k, Scheme scheme) {
-  const int resident = resident_clusters_of<Cfg, gemm_stream_k<Cfg, true>>();
+  const int resident = resident_stream_k_clusters<Cfg>();
   Division d{};
   d.tiles = static_cast<int>(cluster_tiles<Cfg>(c));
   d.slices = (k + kSliceK - 1) / kSliceK;
@@ -310,8 +316,6 @@ template <class Cfg, Scheme kScheme>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   const bool tma_store = allows_tma_store(c);
   auto kernel = tma_store ? gemm_stream_k<Cfg, true> : gemm_stream_k<Cfg, false>;
-  CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
   const Division division = divide<Cfg>(c, a.width, kScheme);
   // A slot of 64 x kBlockN sums per consumer: the workspace holds 128 x 256 per block.
   static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
@@ -320,10 +324,9 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  Launch<Cfg> grid(static_cast<long long>(division.clusters) * Cfg::kClusterM);
-  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, c, division,
-                                reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
-                                next_launch_number()));
+  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), division.clusters, a_map, b_map, c_map, c,
+                     division, reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
+                     next_launch_number());
 }
 
 // The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill
@@ -333,20 +336,24 @@ using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 
-using Variant =
-    NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace)>;
+// A variant: its name, its launch, and what the model prices (the tiling and the scheme).
+struct Variant {
+  const char* name;
+  void (*launch)(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
+  Candidate priced;
+};
 
 // The default, then its choices and their ablations.
 const Variant kVariants[] = {
-    {"by_shape", launch_by_shape},
-    {"128x256_c2_dp", launch<Wide, Scheme::data_parallel>},
-    {"128x256_c2_split", launch<Wide, Scheme::split_k>},
-    {"128x256_c2_stream", launch<Wide, Scheme::stream_k>},
-    {"128x128_c1_dp", launch<Half, Scheme::data_parallel>},
-    {"128x128_c1_split", launch<Half, Scheme::split_k>},
-    {"128x128_c1_stream", launch<Half, Scheme::stream_k>},
-    {"128x64_c1_dp", launch<Quarter, Scheme::data_parallel>},
-    {"128x64_c1_split", launch<Quarter, Scheme::split_k>},
+    {"by_shape", launch_by_shape, {}},
+    {"128x256_c2_dp", launch<Wide, Scheme::data_parallel>, {256, 2, Scheme::data_parallel}},
+    {"128x256_c2_split", launch<Wide, Scheme::split_k>, {256, 2, Scheme::split_k}},
+    {"128x256_c2_stream", launch<Wide, Scheme::stream_k>, {256, 2, Scheme::stream_k}},
+    {"128x128_c1_dp", launch<Half, Scheme::data_parallel>, {128, 1, Scheme::data_parallel}},
+    {"128x128_c1_split", launch<Half, Scheme::split_k>, {128, 1, Scheme::split_k}},
+    {"128x128_c1_stream", launch<Half, Scheme::stream_k>, {128, 1, Scheme::stream_k}},
+    {"128x64_c1_dp", launch<Quarter, Scheme::data_parallel>, {64, 1, Scheme::data_parallel}},
+    {"128x64_c1_split", launch<Quarter, Scheme::split_k>, {64, 1, Scheme::split_k}},
 };
 
 // DRAM's rate to a copy: the peak its clock and bus width give (two transfers a clock), times
@@ -364,7 +371,7 @@ StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
   if (workspace.device() != asked_device) {
     const double memory_khz = device_attribute(cudaDevAttrMemoryClockRate);
     const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
-    gpu = {workspace.blocks(), resident_clusters_of<Wide, gemm_stream_k<Wide, true>>(),
+    gpu = {workspace.blocks(), resident_stream_k_clusters<Wide>(),
            device_attribute(cudaDevAttrClockRate) / 1e3,
            kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
     asked_device = workspace.device();
@@ -372,17 +379,19 @@ StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
   return gpu;
 }
 
-// by_shape: the model's choice on this GPU, or stage 19's default (launch_best).
+// by_shape: the model's choice on this GPU, or stage 19's default (launch_best), priced as the
+// whole tiles it would run on c.
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  const PersistentTiling tiling = best_tiling<Bf16Operands>(c);
-  const std::string default_tiling =
-      std::string(tiling.narrow ? "128x192" : "128x256") + (tiling.clusters ? "_c2" : "_c1");
-  const std::string choice =
-      stream_k_choice(c.height, c.width, a.width, this_gpu(workspace), default_tiling);
-  if (choice.empty()) {
+  static const std::vector<Candidate> candidates = stream_k_candidates();
+  const PersistentTiling whole = best_tiling<Bf16Operands>(c);
+  const Candidate stage19{whole.narrow ? Narrow::kBlockN : Wide::kBlockN,
+                          whole.clusters ? Wide::kClusterM : 1, Scheme::data_parallel};
+  const int choice =
+      stream_k_choice(c.height, c.width, a.width, this_gpu(workspace), stage19, candidates);
+  if (choice < 0) {
     launch_best<Bf16Operands>(a, b, c);
   } else {
-    find_config(kVariants, choice, "stage 21's model chose no variant").launch(a, b, c, workspace);
+    kVariants[choice + 1].launch(a, b, c, workspace);  // after by_shape
   }
 }
 
@@ -418,6 +427,14 @@ std::uint64_t StreamKWorkspace::bytes_needed() {
 }
 
 std::vector<std::string> stream_k_configs() { return config_names(kVariants); }
+
+std::vector<Candidate> stream_k_candidates() {
+  std::vector<Candidate> candidates;
+  for (const Variant& variant : kVariants) {
+    if (variant.launch != launch_by_shape) candidates.push_back(variant.priced);
+  }
+  return candidates;
+}
 
 OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
                                  const StreamKWorkspace& workspace) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "21_gpu_stream_k/model.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/operand_path.hpp"
@@ -17,6 +18,10 @@ namespace ladder {
 // default) per shape by a model (model.hpp), then each tiling (128 x N tiles, clusters of 1 or
 // 2) with a division: dp (whole tiles, as stage 19), split or stream.
 std::vector<std::string> stream_k_configs();
+
+// The variants by_shape chooses among, as its model prices them: stream_k_configs() after
+// by_shape, in that order.
+std::vector<Candidate> stream_k_candidates();
 
 // Where the parts of split tiles meet: a 128 x 256 FP32 partial tile and two flags per SM of
 // the current device, allocated once and reused by every launch (each sets the flags to its own

@@ -2,7 +2,7 @@
 // (README.md, D). Host code only: the model reads the shape and a few counts of the GPU.
 #pragma once
 
-#include <string>
+#include <vector>
 
 namespace ladder {
 
@@ -26,16 +26,29 @@ inline constexpr int kMaxSplit = 4;
 // (kernel.cu) cuts the tiles so, and the model counts them so.
 int split_ways(long long tiles, long long resident, long long slices);
 
-// The model's prediction, in microseconds, for a tiling (as model_constants.hpp names them:
-// "128x256_c2", ...) with a division ("dp", "split" or "stream") of an m x n x k product.
-double stream_k_predicted_us(const std::string& tiling, const std::string& division, int m,
-                             int n, int k, const StreamKGpu& gpu);
+// How a variant divides the tiles among the clusters (README.md, A): whole tiles as stage 19
+// (data-parallel), the last wave's tiles cut along K (split-K), or the last two waves' slices
+// shared evenly (Stream-K).
+enum class Scheme { data_parallel, split_k, stream_k };
 
-// The variant by_shape runs: the name of the variant predicted fastest, or "" where stage 19's
-// default (whole tiles of `default_tiling`, its choice for this C) is. Throws
-// std::invalid_argument for a GPU counted with no SM, no pair, no clock or no bandwidth, or an
-// unknown tiling.
-std::string stream_k_choice(int m, int n, int k, const StreamKGpu& gpu,
-                            const std::string& default_tiling);
+// What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by
+// `scheme`.
+struct Candidate {
+  int block_n;
+  int cluster;
+  Scheme scheme;
+};
+
+// The model's prediction, in microseconds, for an m x n x k product. Throws
+// std::invalid_argument for a GPU counted with no SM, no pair, no clock or no bandwidth, or a
+// tiling model_constants.hpp has no constants for.
+double stream_k_predicted_us(const Candidate& candidate, int m, int n, int k,
+                             const StreamKGpu& gpu);
+
+// What by_shape runs: the index in `candidates` of the one predicted fastest, or -1 where
+// stage 19's default (`stage19`: its whole tiles for this C) is. Stage 19's is priced first, then
+// the candidates in order: on a tie the first runs.
+int stream_k_choice(int m, int n, int k, const StreamKGpu& gpu, const Candidate& stage19,
+                    const std::vector<Candidate>& candidates);
 
 }  // namespace ladder

@@ -253,20 +253,24 @@ __global__ void gemm_fp8_fallback(MatrixFp8 a, MatrixFp8 b_t, Matrix c, Scales s
   c.set(row, col, BlockScaled ? sum : block_sum * (scales.a->dequantize * scales.b->dequantize));
 }
 
+// As many clusters as the GPU holds at once running K's kernel (cluster_launch.hpp).
+template <class K>
+int resident_fp8_clusters() {
+  return resident_clusters(reinterpret_cast<const void*>(gemm_fp8<K, true>), cluster_shape_of<K>());
+}
+
 template <class K>
 void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   const bool tma_store = allows_tma_store(c);
   const auto kernel = tma_store ? gemm_fp8<K, true> : gemm_fp8<K, false>;
-  CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSharedBytes));
   const CUtensorMap a_map = make_tensor_map_2d(a, E4m3Operands::kSliceK, K::kBlockM);
   const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<K>(c);
-  const long long fit = std::min<long long>(resident_clusters_of<K, gemm_fp8<K, true>>(), tiles);
-  Launch<K> grid(even_rounds_clusters(tiles, fit) * K::kClusterM);
-  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c, scales));
+  const long long fit = std::min<long long>(resident_fp8_clusters<K>(), tiles);
+  launch_in_clusters(kernel, cluster_shape_of<K>(), even_rounds_clusters(tiles, fit), a_map, b_map,
+                     c_map, a.width, c, scales);
 }
 
 // Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
@@ -283,7 +287,7 @@ template <bool BlockScaled>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2>;
   using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2>;
-  if (cluster_tiles<Alone>(c) <= resident_clusters_of<Alone, gemm_fp8<Alone, true>>()) {
+  if (cluster_tiles<Alone>(c) <= resident_fp8_clusters<Alone>()) {
     launch<Alone>(a, b_t, c, scales);
   } else {
     launch<InPairs>(a, b_t, c, scales);

@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MMA_TILE = "common/sm80/mma_tile.cuh"
 WARPGROUP = "common/hopper/warpgroup.cuh"
 PERSISTENT = "common/hopper/persistent.cuh"
+CLUSTER_LAUNCH = "common/hopper/cluster_launch.cpp"
 PERSISTENT_KERNEL = "common/hopper/persistent_kernel.cuh"
 TILE_ORDER = "common/tile_order.cuh"
 STAGE_16 = "16_gpu_tma_wgmma/kernel.cu"
@@ -940,7 +941,7 @@ def grouped_tile(t, tile_rows, tile_columns, group_rows):
 
 
 def even_rounds_blocks(tiles, resident):
-    """even_rounds_clusters of persistent.cuh: the fewest blocks that finish in as many rounds."""
+    """even_rounds_clusters of cluster_launch.cpp: the fewest blocks that finish in as many rounds."""
     rounds = -(-tiles // resident)
     return -(-tiles // rounds)
 
@@ -953,7 +954,7 @@ def tile_order():
          r"return \{\(\(first_row \+ in_group % rows\) \* blocks_per_tile \+ block\) \* block_m,"
          r"\s*in_group / rows \* block_n\};",
          "grouped_tile_origin's return: row first_row + in_group % rows, column in_group / rows")
-    find(PERSISTENT,
+    find(CLUSTER_LAUNCH,
          r"const long long rounds = \(tiles \+ resident - 1\) / resident;"
          r"\s*return \(tiles \+ rounds - 1\) / rounds;",
          "even_rounds_clusters: rounds = ceil(tiles / resident), then ceil(tiles / rounds)")

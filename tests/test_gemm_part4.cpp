@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -438,6 +439,8 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
   std::getline(picks, line);
   REQUIRE(line == "m,n,k,default_tiling,pick,predicted_us");
   const std::vector<std::string> names = stream_k_configs();
+  const std::vector<Candidate> candidates = stream_k_candidates();
+  REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
   int shapes = 0;
   while (std::getline(picks, line)) {
     std::vector<std::string> field;
@@ -447,16 +450,13 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     REQUIRE(field.size() == 6);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
     CAPTURE(line);
-    const std::string choice = stream_k_choice(m, n, k, h200, field[3]);
-    REQUIRE(choice == field[4]);
-    const std::size_t cut = choice.rfind('_');
-    const double us = choice.empty()
-                          ? stream_k_predicted_us(field[3], "dp", m, n, k, h200)
-                          : stream_k_predicted_us(choice.substr(0, cut), choice.substr(cut + 1),
-                                                  m, n, k, h200);
+    Candidate stage19{0, 0, Scheme::data_parallel};  // "128x256_c2": 128 x 256 tiles, pairs
+    REQUIRE(std::sscanf(field[3].c_str(), "128x%d_c%d", &stage19.block_n, &stage19.cluster) == 2);
+    const int choice = stream_k_choice(m, n, k, h200, stage19, candidates);
+    REQUIRE((choice < 0 ? std::string() : names[choice + 1]) == field[4]);
+    const double us = stream_k_predicted_us(choice < 0 ? stage19 : candidates[choice], m, n, k,
+                                            h200);
     REQUIRE(us == Approx(std::stod(field[5])).epsilon(1e-6));
-    if (!choice.empty()) REQUIRE(std::find(names.begin(), names.end(), choice) != names.end());
-    REQUIRE(choice != names.front());  // by_shape choosing itself would never end
     ++shapes;
   }
   REQUIRE(shapes >= 70);
@@ -468,15 +468,17 @@ TEST_CASE("21's model scales with the clock and refuses a GPU it cannot count", 
   slower.clock_mhz = 990;
   // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
   // twice the time but the launch.
-  const double fast = stream_k_predicted_us("128x256_c2", "dp", 8192, 8192, 8192, h200);
-  const double slow = stream_k_predicted_us("128x256_c2", "dp", 8192, 8192, 8192, slower);
+  const Candidate pairs{256, 2, Scheme::data_parallel};
+  const double fast = stream_k_predicted_us(pairs, 8192, 8192, 8192, h200);
+  const double slow = stream_k_predicted_us(pairs, 8192, 8192, 8192, slower);
   REQUIRE(slow > 1.9 * fast);
   for (StreamKGpu broken : {StreamKGpu{}, StreamKGpu{132, 0, 1980, 4e6},
                             StreamKGpu{132, 66, 0, 4e6}, StreamKGpu{132, 66, 1980, 0}}) {
-    REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, broken, "128x256_c2"),
+    REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, broken, pairs, {}),
                       std::invalid_argument);
   }
-  REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, h200, "96x256_c1"), std::invalid_argument);
+  const Candidate untuned{96, 1, Scheme::data_parallel};
+  REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, h200, untuned, {}), std::invalid_argument);
 }
 
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {

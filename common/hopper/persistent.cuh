@@ -1,17 +1,14 @@
 // The persistent kernels' building blocks: what they multiply (BF16), the tile configuration,
-// the order in which clusters take tiles, the epilogue through TMA stores, and the launch of
-// one block per SM in clusters. The BF16 kernel itself is in persistent_kernel.cuh; the
-// Stream-K, TF32 and FP8 kernels build their own from the same blocks.
+// the order in which clusters take tiles and the epilogue through TMA stores; their launch is
+// in cluster_launch.hpp. The BF16 kernel itself is in persistent_kernel.cuh; the Stream-K,
+// TF32 and FP8 kernels build their own from the same blocks.
 #pragma once
 
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include <mutex>
-
-#include "common/cuda_check.hpp"
-#include "common/errors.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warpgroup.cuh"
@@ -238,65 +235,12 @@ __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigne
   }
 }
 
-// How a Cfg's blocks are launched: in clusters of kClusterM along x, one block per SM.
-// Neither copied nor moved: config.attrs points at this object's own cluster_shape, which a
-// copy's config would still point at after the original is gone.
-template <class Cfg>
-struct Launch {
-  cudaLaunchAttribute cluster_shape = {};
-  cudaLaunchConfig_t config = {};
-  Launch(const Launch&) = delete;
-  Launch& operator=(const Launch&) = delete;
-  explicit Launch(long long blocks) {
-    cluster_shape.id = cudaLaunchAttributeClusterDimension;
-    cluster_shape.val.clusterDim.x = Cfg::kClusterM;
-    cluster_shape.val.clusterDim.y = 1;
-    cluster_shape.val.clusterDim.z = 1;
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSharedBytes;
-    config.attrs = &cluster_shape;
-    config.numAttrs = 1;
-  }
-};
-
-// The fewest clusters that take `tiles` in as many rounds as `resident` clusters would: their
-// shares differ by at most one tile (stage 18's even rounds).
-inline long long even_rounds_clusters(long long tiles, long long resident) {
-  const long long rounds = (tiles + resident - 1) / resident;
-  return (tiles + rounds - 1) / rounds;
-}
-
+// Tiles of C in whole clusters: tile rows rounded up to whole clusters, times tile columns.
 template <class Cfg>
 long long cluster_tiles(const Matrix& c) {
   const long long tiles_m = (c.height + Cfg::kBlockM - 1) / Cfg::kBlockM;
   const long long tiles_n = (c.width + Cfg::kBlockN - 1) / Cfg::kBlockN;
   return (tiles_m + Cfg::kClusterM - 1) / Cfg::kClusterM * tiles_n;
-}
-
-// As many clusters of Cfg's blocks as the GPU holds at once running Kernel (132 SMs, 1 block
-// each: 66 pairs on the H100), asked of the device rather than assumed, again whenever the
-// current device changes. Each kernel keeps its own answer (Kernel is the function itself, so
-// BF16 and TF32 kernels of one signature are asked apart); a Cfg's kernels with a TMA or a
-// direct store take the same threads, registers and shared memory, so the launchers ask for
-// one of them. It is kept for the next call under a lock: host threads may launch at once.
-template <class Cfg, auto Kernel>
-int resident_clusters_of() {
-  static std::mutex mutex;
-  static int asked_device = -1;
-  static int resident = 0;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (device != asked_device) {
-    CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    Cfg::kSharedBytes));
-    Launch<Cfg> one_wave(Cfg::kClusterM);
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&resident, Kernel, &one_wave.config));
-    if (resident < 1) throw CudaError("not one cluster of these blocks fits on this GPU");
-    asked_device = device;
-  }
-  return resident;
 }
 
 }  // namespace ladder::persistent

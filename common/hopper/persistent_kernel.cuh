@@ -8,7 +8,6 @@
 #pragma once
 
 #include <algorithm>
-#include <type_traits>
 
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
@@ -94,10 +93,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-// As many clusters as the GPU holds at once (persistent.cuh), for this kernel.
+// As many clusters as the GPU holds at once (cluster_launch.hpp), for this kernel.
 template <class Ops, class Cfg>
 int resident_persistent_clusters() {
-  return resident_clusters_of<Cfg, gemm_persistent<Ops, Cfg, Cfg::kTmaStore>>();
+  return resident_clusters(reinterpret_cast<const void*>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>),
+                           cluster_shape_of<Cfg>());
 }
 
 // One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many
@@ -126,19 +126,13 @@ void launch_persistent(typename Ops::View a, typename Ops::View b, Matrix c) {
   if constexpr (Cfg::kTmaStore) {
     if (tma_store) kernel = gemm_persistent<Ops, Cfg, true>;
   }
-  CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
   const CUtensorMap a_map = make_tensor_map_2d(a, Ops::kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Ops::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  Launch<Cfg> grid(clusters_to_launch<Ops, Cfg>(c) * Cfg::kClusterM);
-  CUDA_CHECK(cudaLaunchKernelEx(&grid.config, kernel, a_map, b_map, c_map, a.width, c));
+  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), clusters_to_launch<Ops, Cfg>(c), a_map,
+                     b_map, c_map, a.width, c);
 }
-
-static_assert(!std::is_copy_constructible_v<Launch<Wide>> &&
-                  !std::is_move_constructible_v<Launch<Wide>>,
-              "a Launch's config points at its own cluster_shape: a copy would dangle");
 
 }  // namespace
 }  // namespace ladder::persistent

@@ -1,0 +1,48 @@
+// The persistent kernels' launch, host side: one block per SM, in clusters of blocks along x,
+// as many clusters as the GPU holds at once, asked of the device.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "common/cuda_check.hpp"
+
+namespace ladder::hopper {
+
+// What a launch needs to know of a kernel's blocks.
+struct ClusterShape {
+  int blocks;        // blocks per cluster, stacked along M
+  int threads;       // threads per block
+  int shared_bytes;  // dynamic shared memory per block
+};
+template <class Cfg>
+constexpr ClusterShape cluster_shape_of() {
+  return {Cfg::kClusterM, Cfg::kThreads, Cfg::kSharedBytes};
+}
+
+// How many clusters of `shape` the GPU holds at once running `kernel` (132 SMs with one block
+// each: 66 pairs on the H100), asked of the device the first time for each kernel and device.
+// A tiling's kernels with and without the TMA store take the same threads, registers and
+// shared memory, so a launcher may ask for either.
+int resident_clusters(const void* kernel, ClusterShape shape);
+
+// The fewest clusters that take `tiles` in as many rounds as `resident` clusters would: their
+// shares then differ by at most one tile (the even rounds of README 18).
+long long even_rounds_clusters(long long tiles, long long resident);
+
+// The launch of `clusters` clusters of `shape`: its config points at `cluster`, which the
+// caller keeps alive until the launch.
+cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
+                                  cudaLaunchAttribute* cluster);
+
+// Queues kernel(args...) on `clusters` clusters of `shape`.
+template <class... Params, class... Args>
+void launch_in_clusters(void (*kernel)(Params...), ClusterShape shape, long long clusters,
+                        const Args&... args) {
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  shape.shared_bytes));
+  cudaLaunchAttribute cluster;
+  const cudaLaunchConfig_t config = cluster_config(shape, clusters, &cluster);
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+}
+
+}  // namespace ladder::hopper
