@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/device_matrix_fp8.hpp"
 #include "common/matrix.hpp"
+#include "common/matrix_fp8.hpp"
 #include "common/operand_path.hpp"
 
 namespace ladder {
@@ -34,26 +34,16 @@ inline const char* fp8_path_name(OperandPath path) {
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);
 
 // Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A
-// (a_dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_dequantize:
+// (a.dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_t.dequantize:
 // ceil(n / 128) x ceil(k / 128)), device views, applied as each slice's sums are promoted.
 // Factor matrices of another shape, or views that break check_view's rule (stride < width,
 // int offsets that overflow), throw std::invalid_argument; a stride past the width is honoured.
 inline constexpr int kFp8ScaleBlock = 128;
-struct BlockScaledFp8 {
-  MatrixFp8 values;
-  Matrix dequantize;
-};
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c);
 
 // The whole call from FP32, queued on the default stream: A's and B's scales, A quantised as it
 // is and B into B^T, then the default's product. a (m x k) and b_t (n x k) are the caller's
 // workspaces; rows of whole 16 bytes keep the product on the TMA path.
-struct Fp8Workspace {
-  MatrixFp8 a;
-  MatrixFp8 b_t;
-  Fp8Scale* a_scale;
-  Fp8Scale* b_scale;
-};
 OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c);
 
 }  // namespace ladder

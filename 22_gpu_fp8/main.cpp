@@ -7,7 +7,6 @@
 // exits 77.
 //   cmake --preset native && cmake --build --preset native --target 22_gpu_fp8
 //   build-native/bin/22_gpu_fp8 --help
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,14 +15,12 @@
 #include "common/baselines.hpp"
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/program.hpp"
-#include "common/harness/tensor_gemm_bench.hpp"
-#include "common/harness/verify.hpp"
 #include "common/tensor_cores.hpp"
 
 namespace {
 
 using ladder::Matrix;
-using ladder::MatrixFp8;
+using ladder::ScaledFp8;
 
 int stage_main(int argc, char** argv) {
   ladder::Cli cli("22_gpu_fp8",
@@ -44,13 +41,8 @@ int stage_main(int argc, char** argv) {
   ladder::require_hopper();
 
   ladder::Report report("22_gpu_fp8", shape.describe(), device);
-  const int k = shape.k;
-  {
-    // The baseline: stage 19's BF16 default on the same random inputs, rounded to BF16.
-    ladder::TensorGemmBench bf16(shape, options);
-    const auto stage19 = ladder::baseline::clusters();
-    bf16.run(report, stage19.label + " (BF16)", ladder::Role::baseline, stage19.launch);
-  }
+  // The baseline: stage 19's BF16 default on the same random inputs, rounded to BF16.
+  ladder::run_bf16_baseline(report, shape, options, ladder::baseline::clusters());
   // The bench quantises the operands with this stage's kernels (quantize.hpp).
   ladder::Fp8GemmBench bench(
       shape, options,
@@ -59,43 +51,27 @@ int stage_main(int argc, char** argv) {
     if (!ladder::config_selected(config, name)) continue;
     bench.run_on_path(
         report, name, ladder::Role::stage,
-        [name](ladder::ScaledFp8 x, ladder::ScaledFp8 y, Matrix c) {
-          return ladder::launch_gemm_fp8(name, x, y, c);
+        [name](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+          return ladder::launch_gemm_fp8(name, a, b_t, c);
         },
-        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(name, k)));
+        ladder::fp8_path_name, ladder::fp8_promotion_window(name, shape.k));
   }
   if (ladder::config_selected(config, configs.front())) {
-    bench.run_block_scaled(
-        report, "per-block scales (1x128 A, 128x128 B)", ladder::Role::stage,
-        [](MatrixFp8 x, Matrix x_factors, MatrixFp8 y, Matrix y_factors, Matrix c) {
-          return ladder::launch_gemm_fp8_block_scaled({x, x_factors}, {y, y_factors}, c);
-        },
-        ladder::fp8_path_name, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
+    // Promotion at every block of K, where its factors apply.
+    bench.run_block_scaled(report, "per-block scales (1x128 A, 128x128 B)", ladder::Role::stage,
+                           ladder::launch_gemm_fp8_block_scaled, ladder::fp8_path_name,
+                           ladder::kFp8ScaleBlock);
     // The whole call: the scales, A into E4M3 and B into B^T, then the default, all timed.
-    ladder::DeviceMatrixFp8 a_work(shape.m, shape.k, ladder::fp8_stride(shape.k));
-    ladder::DeviceMatrixFp8 b_t_work(shape.n, shape.k, ladder::fp8_stride(shape.k));
-    ladder::DeviceFp8Scale a_scale;
-    ladder::DeviceFp8Scale b_scale;
-    const ladder::Fp8Workspace work{a_work.view(), b_t_work.view(), a_scale.get(), b_scale.get()};
-    bench.run_from_float(
-        report, "by_size from FP32 (quantisation timed too)", ladder::Role::stage,
-        [&work](Matrix x, Matrix y, Matrix c) {
-          return ladder::launch_gemm_fp8_from_float(x, y, work, c);
-        },
-        ladder::fp8_path_name,
-        ladder::fp8_gemm_gamma(k, ladder::fp8_promotion_window(configs.front(), k)));
+    bench.run_from_float(report, "by_size from FP32 (quantisation timed too)",
+                         ladder::Role::stage, ladder::launch_gemm_fp8_from_float,
+                         ladder::fp8_path_name,
+                         ladder::fp8_promotion_window(configs.front(), shape.k));
   }
-  bench.run_cublaslt(report, false, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
-  bench.run_cublaslt(report, true, ladder::fp8_gemm_gamma(k, k));
-  // After the per-tensor rows, which stay the ceiling of every % column (Report, the scripts).
-  bench.run_cublaslt_block_scaled(report, ladder::fp8_gemm_gamma(k, ladder::kFp8ScaleBlock));
+  bench.run_cublaslt(report);
   // The quantisation's own rows (GB/s, against cudaMemcpy) with the study's --config all.
   if (config == "all") bench.run_quantisation(report);
   const int exit_code = report.print(options.csv);
-  // The per-block row against its own ceiling: stdout under the table; stderr beside CSV,
-  // which stays one header and its rows.
-  const std::string share = bench.block_scaled_share();
-  if (!share.empty()) std::fprintf(options.csv ? stderr : stdout, "%s\n", share.c_str());
+  bench.print_block_scaled_share();
   return exit_code;
 }
 

@@ -4,7 +4,6 @@
 // read FP8 in). The program hands these to the FP8 bench (common/harness/fp8_gemm_bench.hpp).
 #pragma once
 
-#include "common/device_matrix_fp8.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_fp8.hpp"
 

@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <optional>
 
+#include "common/device_matrix_fp8.hpp"
 #include "common/device_memory.hpp"
 #include "common/harness/cublaslt_fp8.hpp"
 #include "common/harness/fp8_operands.hpp"
 #include "common/harness/gpu_timing.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/fill.hpp"
+#include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/time_gemm.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/verify.hpp"
@@ -40,6 +42,11 @@ int blocks(int extent) {
 
 // The per-block ceiling's row: cuBLASLt's block scaling with the stage's blocks.
 const char* const kCublasLtBlockScaled = "cuBLASLt FP8 block-scaled (1x128 A, 128x128 B)";
+
+// The window cuBLASLt's FP8 rows are checked with where it promotes (its default, and block
+// scaling, which applies each block's factors as it promotes): 128 products of K, as the
+// stage's default. Fast accumulation never promotes: the whole K.
+constexpr int kCublasLtPromotionWindow = 128;
 
 }  // namespace
 
@@ -140,13 +147,16 @@ BlockFp8Operands::BlockFp8Operands(Matrix a, Matrix b)
 struct Fp8GemmBench::State {
   State(const GemmShape& problem, const RunOptions& run_options,
         const Fp8Quantizers& device_quantizers);
-  // Times `launch` into c and checks c against the product of the widened operands.
+  // Times `launch` into c and checks c against the product of the widened operands, within
+  // fp8_gemm_gamma(K, window).
   Measurement time_and_check(const std::string& variant, Role role,
                              const std::function<void()>& launch, Matrix a_widened,
                              Matrix b_widened, Matrix a_widened_host, Matrix b_widened_host,
-                             double gamma);
+                             int window);
   // The per-block operands, made the first time they are asked for.
   BlockFp8Operands& block();
+  // cuBLASLt's block-scaled ceiling row, or a note on stderr saying why there is none.
+  void run_cublaslt_block_scaled(Report& report);
 
   GemmShape shape;
   RunOptions options;
@@ -160,7 +170,7 @@ struct Fp8GemmBench::State {
   // The per-block factors in cuBLASLt's layouts: made by the first run_cublaslt_block_scaled.
   std::unique_ptr<CublasLtBlockFactors> cublaslt_factors;
   std::unique_ptr<L2Flush> l2_flush;  // null unless options.l2 is "flushed"
-  // The rows block_scaled_share compares.
+  // The rows print_block_scaled_share compares.
   std::optional<Measurement> per_block_row;
   std::optional<Measurement> block_ceiling_row;
 };
@@ -181,12 +191,12 @@ Measurement Fp8GemmBench::State::time_and_check(const std::string& variant, Role
                                                 const std::function<void()>& launch,
                                                 Matrix a_widened, Matrix b_widened,
                                                 Matrix a_widened_host, Matrix b_widened_host,
-                                                double gamma) {
+                                                int window) {
   Measurement row = time_gpu_gemm(shape, options, c, l2_flush.get(), launch);
   row.variant = variant;
   row.role = role;
-  row.check =
-      check_gemm_on_device(a_widened, b_widened, c.view(), a_widened_host, b_widened_host, gamma);
+  row.check = check_gemm_on_device(a_widened, b_widened, c.view(), a_widened_host,
+                                   b_widened_host, fp8_gemm_gamma(shape.k, window));
   return row;
 }
 
@@ -203,84 +213,88 @@ Fp8GemmBench::Fp8GemmBench(const GemmShape& shape, const RunOptions& options,
 
 Fp8GemmBench::~Fp8GemmBench() = default;
 
-void Fp8GemmBench::run(Report& report, const std::string& variant, Role role, const Launch& launch,
-                       double gamma) {
-  State& s = *state_;
-  report.add(s.time_and_check(
-      variant, role, [&] { launch(s.ops.a(), s.ops.b_t(), s.c.view()); }, s.ops.a_widened(),
-      s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma));
+void run_bf16_baseline(Report& report, const GemmShape& shape, const RunOptions& options,
+                       const baseline::Bf16Gemm& gemm) {
+  TensorGemmBench bench(shape, options);
+  bench.run(report, gemm.label + " (BF16)", Role::baseline, gemm.launch);
 }
 
 void Fp8GemmBench::run_on_path(Report& report, const std::string& variant, Role role,
-                               const PathLaunch& launch, PathName name, double gamma) {
+                               const PathLaunch& launch, PathName name, int window) {
   State& s = *state_;
   TakenPath taken;
   Measurement row = s.time_and_check(
       variant, role, [&] { taken(launch(s.ops.a(), s.ops.b_t(), s.c.view())); }, s.ops.a_widened(),
-      s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma);
+      s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), window);
   taken.add_labelled(report, row, name);
 }
 
 void Fp8GemmBench::run_block_scaled(Report& report, const std::string& variant, Role role,
-                                    const BlockLaunch& launch, PathName name, double gamma) {
+                                    const BlockLaunch& launch, PathName name, int window) {
   State& s = *state_;
   BlockFp8Operands& ops = s.block();
   TakenPath taken;
   Measurement row = s.time_and_check(
       variant, role,
       [&] {
-        taken(launch(ops.a(), ops.a_dequantize(), ops.b_t(), ops.b_dequantize(), s.c.view()));
+        taken(launch({ops.a(), ops.a_dequantize()}, {ops.b_t(), ops.b_dequantize()}, s.c.view()));
       },
-      ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
+      ops.a_widened(), ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), window);
   taken.add_labelled(report, row, name);
   s.per_block_row = report.measurements().back();
 }
 
 void Fp8GemmBench::run_from_float(Report& report, const std::string& variant, Role role,
-                                  const FloatLaunch& launch, PathName name, double gamma) {
+                                  const FloatLaunch& launch, PathName name, int window) {
   State& s = *state_;
+  const int m = s.shape.m, n = s.shape.n, k = s.shape.k;
+  DeviceMatrixFp8 a_work(m, k, fp8_stride(k));
+  DeviceMatrixFp8 b_t_work(n, k, fp8_stride(k));
+  DeviceFp8Scale a_scale;
+  DeviceFp8Scale b_scale;
+  const Fp8Workspace work{a_work.view(), b_t_work.view(), a_scale.get(), b_scale.get()};
   TakenPath taken;
   Measurement row = s.time_and_check(
-      variant, role, [&] { taken(launch(s.ops.a_float(), s.ops.b_float(), s.c.view())); },
-      s.ops.a_widened(), s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), gamma);
+      variant, role, [&] { taken(launch(s.ops.a_float(), s.ops.b_float(), work, s.c.view())); },
+      s.ops.a_widened(), s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(), window);
   taken.add_labelled(report, row, name);
 }
 
-void Fp8GemmBench::run_cublaslt(Report& report, bool fast_accumulation, double gamma) {
+void Fp8GemmBench::run_cublaslt(Report& report) {
   State& s = *state_;
-  if (!s.cublaslt.supports(s.ops.a(), s.ops.b_t(), s.c.view(), fast_accumulation)) {
-    std::fprintf(stderr, "note: cuBLASLt has no FP8 algorithm for %s: no row for it\n",
-                 s.shape.describe().c_str());
-    return;
+  for (const bool fast_accumulation : {false, true}) {
+    if (!s.cublaslt.supports(s.ops.a(), s.ops.b_t(), s.c.view(), fast_accumulation)) {
+      std::fprintf(stderr, "note: cuBLASLt has no FP8 algorithm for %s: no row for it\n",
+                   s.shape.describe().c_str());
+      continue;
+    }
+    report.add(s.time_and_check(
+        fast_accumulation ? "cuBLASLt FP8, fast accumulation"
+                          : "cuBLASLt FP8 (E4M3, FP32 accumulate)",
+        Role::ceiling,
+        [&] { s.cublaslt(s.ops.a(), s.ops.b_t(), s.c.view(), fast_accumulation); },
+        s.ops.a_widened(), s.ops.b_widened(), s.ops.a_widened_host(), s.ops.b_widened_host(),
+        fast_accumulation ? s.shape.k : kCublasLtPromotionWindow));
   }
-  run(
-      report,
-      fast_accumulation ? "cuBLASLt FP8, fast accumulation"
-                        : "cuBLASLt FP8 (E4M3, FP32 accumulate)",
-      Role::ceiling,
-      [&s, fast_accumulation](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
-        s.cublaslt(a, b_t, c, fast_accumulation);
-      },
-      gamma);
+  s.run_cublaslt_block_scaled(report);
 }
 
-void Fp8GemmBench::run_cublaslt_block_scaled(Report& report, double gamma) {
-  State& s = *state_;
-  const std::string refusal = CublasLtFp8::block_scaled_refusal(s.shape.m, s.shape.n);
+void Fp8GemmBench::State::run_cublaslt_block_scaled(Report& report) {
+  const std::string refusal = CublasLtFp8::block_scaled_refusal(shape.m, shape.n);
   if (!refusal.empty()) {
     std::fprintf(stderr,
                  "note: cuBLASLt's block-scaled FP8 ceiling is not available for %s: %s; no "
                  "row for it\n",
-                 s.shape.describe().c_str(), refusal.c_str());
+                 shape.describe().c_str(), refusal.c_str());
     return;
   }
-  BlockFp8Operands& ops = s.block();
-  if (!s.cublaslt_factors) {
-    s.cublaslt_factors =
-        std::make_unique<CublasLtBlockFactors>(ops.a_dequantize(), ops.b_dequantize());
+  BlockFp8Operands& per_block = block();
+  if (!cublaslt_factors) {
+    cublaslt_factors =
+        std::make_unique<CublasLtBlockFactors>(per_block.a_dequantize(), per_block.b_dequantize());
   }
-  const CublasLtBlockFactors& factors = *s.cublaslt_factors;
-  if (!s.cublaslt.supports_block_scaled(ops.a(), ops.b_t(), factors, s.c.view())) {
+  const CublasLtBlockFactors& factors = *cublaslt_factors;
+  if (!cublaslt.supports_block_scaled(per_block.a(), per_block.b_t(), factors, c.view())) {
     // Every rule the documentation states holds (block_scaled_refusal, and the call's own
     // configuration: TN, FP32 compute, scale type and D, no fast accumulation, the factors
     // 16-byte aligned in its layouts): a refusal to look into, not a shape to leave out.
@@ -288,25 +302,25 @@ void Fp8GemmBench::run_cublaslt_block_scaled(Report& report, double gamma) {
                  "note: cuBLASLt's heuristic has no block-scaled FP8 algorithm for %s although "
                  "the documented requirements hold: no row for it (a configuration to look "
                  "into)\n",
-                 s.shape.describe().c_str());
+                 shape.describe().c_str());
     return;
   }
-  Measurement row = s.time_and_check(
+  Measurement row = time_and_check(
       kCublasLtBlockScaled, Role::ceiling,
-      [&] { s.cublaslt.block_scaled(ops.a(), ops.b_t(), factors, s.c.view()); }, ops.a_widened(),
-      ops.b_widened(), ops.a_widened_host(), ops.b_widened_host(), gamma);
+      [&] { cublaslt.block_scaled(per_block.a(), per_block.b_t(), factors, c.view()); },
+      per_block.a_widened(), per_block.b_widened(), per_block.a_widened_host(),
+      per_block.b_widened_host(), kCublasLtPromotionWindow);
   report.add(row);
-  s.block_ceiling_row = row;
+  block_ceiling_row = row;
 }
 
-std::string Fp8GemmBench::block_scaled_share() const {
+void Fp8GemmBench::print_block_scaled_share() const {
   const State& s = *state_;
-  if (!s.per_block_row || !s.block_ceiling_row) return "";
-  char percent[32];
-  std::snprintf(percent, sizeof percent, "%.1f%%",
-                100.0 * s.per_block_row->rate() / s.block_ceiling_row->rate());
-  return s.per_block_row->variant + ": " + percent + " of " + s.block_ceiling_row->variant +
-         " in the same run";
+  if (!s.per_block_row || !s.block_ceiling_row) return;
+  std::fprintf(s.options.csv ? stderr : stdout, "%s: %.1f%% of %s in the same run\n",
+               s.per_block_row->variant.c_str(),
+               100.0 * s.per_block_row->rate() / s.block_ceiling_row->rate(),
+               s.block_ceiling_row->variant.c_str());
 }
 
 void Fp8GemmBench::run_quantisation(Report& report) {
