@@ -61,9 +61,12 @@ struct Scales {
 
 // Promote every PromoteEvery slices (0: never); BlockScaled: per-block factors, promoted every
 // slice; Parts: the tile's columns multiplied in 1 or 2 parts, one after the other, each
-// promoted as soon as it is done, so that the registers hold them (README.md, D).
-template <class Cfg, int PromoteEvery, bool BlockScaled, int Parts = 1>
+// promoted as soon as it is done, so that the registers hold them (README.md, D); Loads: when
+// the per-block factors are loaded.
+template <class Cfg, int PromoteEvery, bool BlockScaled, int Parts = 1,
+          FactorLoads Loads = FactorLoads::slice_ahead>
 struct Fp8Kernel : Cfg {
+  static constexpr bool kFactorsAhead = Loads == FactorLoads::slice_ahead;
   static constexpr int kPromoteEvery = BlockScaled ? 1 : PromoteEvery;
   static constexpr bool kPromotes = kPromoteEvery > 0;
   static constexpr bool kBlockScaled = BlockScaled;
@@ -77,20 +80,38 @@ struct Fp8Kernel : Cfg {
                 "per block, a part is one block of B wide: one factor of B per slice");
 };
 
-// The factors a thread applies to the 64 x 128 part it promotes at slice s, per block: its two
-// rows' factors of A times the factor of B^T's block. Rows and blocks past the edges read as 0.
+// The factors a thread applies at slice s, per block: its two rows' factors of A and, for each
+// part of the tile (one block of B^T wide), that block's factor. Rows and blocks past the edges
+// read as 0. They are loaded a slice before they are used (the consumer's loop): loaded just
+// before the promotion, their latency from L2 stalled every promotion.
+template <class K>
+struct SliceFactors {
+  float a[2];
+  float b[K::kParts];
+};
+template <class K>
+__device__ inline SliceFactors<K> slice_factors(const Scales& scales, int row, int col0, int s) {
+  SliceFactors<K> f;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const int r = row + half * 8;
+    f.a[half] = r < scales.a_blocks.height ? scales.a_blocks.get(r, s) : 0.0f;
+  }
+#pragma unroll
+  for (int part = 0; part < K::kParts; ++part) {
+    const int block = (col0 + part * K::kPartN) / kFp8ScaleBlock;
+    f.b[part] = block < scales.b_blocks.height ? scales.b_blocks.get(block, s) : 0.0f;
+  }
+  return f;
+}
+
+// What promote_into multiplies part Part's sums by: row factor times block factor.
 struct BlockFactors {
   float row[2];
 };
-__device__ inline BlockFactors block_factors(const Scales& scales, int row, int col0, int s) {
-  const int block = col0 / kFp8ScaleBlock;
-  const float b = block < scales.b_blocks.height ? scales.b_blocks.get(block, s) : 0.0f;
-  BlockFactors f;
-  for (int half = 0; half < 2; ++half) {
-    const int r = row + half * 8;
-    f.row[half] = r < scales.a_blocks.height ? scales.a_blocks.get(r, s) * b : 0.0f;
-  }
-  return f;
+template <class K>
+__device__ inline BlockFactors part_factors(const SliceFactors<K>& f, int part) {
+  return {{f.a[0] * f.b[part], f.a[1] * f.b[part]}};
 }
 
 // The promotion, on the CUDA cores: sum += acc (times the factors per block) for part `Part` of
@@ -160,9 +181,14 @@ __global__ void __launch_bounds__(K::kThreads, 1)
         for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
       }
       bool holding = false;  // slot it - 1 still read by a running wgmma group
+      SliceFactors<K> next{};  // per block: slice s's factors, loaded during slice s - 1
+      if constexpr (K::kBlockScaled && K::kFactorsAhead) {
+        next = slice_factors<K>(scales, row, col0, 0);
+      }
       for (int s = 0; s < slices; ++s, ++it) {
         const unsigned char* slot = layout.ring + it % kSlots * K::kSlotBytes;
         const unsigned char* a_strip = slot + consumer * 64 * kSliceRowBytes;
+        const SliceFactors<K> now = next;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
         const bool restart = s % (K::kPromotes ? K::kPromoteEvery : slices) == 0;
         const bool promote =
@@ -176,6 +202,13 @@ __global__ void __launch_bounds__(K::kThreads, 1)
           multiply_slice_fp8<K::kPartN>(
               a_strip, slot + K::kSliceABytes + part * K::kPartN * kSliceRowBytes, acc, !restart);
           wgmma_commit();
+          // The next slice's factors, loaded while the tensor cores finish this one (after the
+          // slice's last wgmma.fence, which would wait for them).
+          if constexpr (K::kBlockScaled && K::kFactorsAhead) {
+            if (part == K::kParts - 1 && s + 1 < slices) {
+              next = slice_factors<K>(scales, row, col0, s + 1);
+            }
+          }
           if (!promote) {
             wgmma_wait<1>();
             if (holding) release_slot(layout, it - 1, thread);
@@ -183,7 +216,8 @@ __global__ void __launch_bounds__(K::kThreads, 1)
           } else {
             BlockFactors factors{};
             if constexpr (K::kBlockScaled) {
-              factors = block_factors(scales, row, col0 + part * K::kPartN, s);
+              factors = part_factors<K>(
+                  K::kFactorsAhead ? now : slice_factors<K>(scales, row, col0, s), part);
             }
             wgmma_wait<0>();
             if (part == K::kParts - 1) {
@@ -283,10 +317,10 @@ void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scale
 }
 
 // 128 x 256 in two parts; clusters only past one wave, as stage 19's default.
-template <bool BlockScaled>
+template <bool BlockScaled, FactorLoads Loads = FactorLoads::slice_ahead>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2>;
-  using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2>;
+  using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2, Loads>;
+  using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2, Loads>;
   if (cluster_tiles<Alone>(c) <= resident_fp8_clusters<Alone>()) {
     launch<Alone>(a, b_t, c, scales);
   } else {
@@ -362,7 +396,8 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
   return run<false>(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
 }
 
-OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
+OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
+                                         FactorLoads loads) {
   // The kernels index the factors as any view, with int offsets and the stride.
   check_view(a.dequantize);
   check_view(b_t.dequantize);
@@ -377,7 +412,9 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
         " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
   return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
-                   launch_by_size<true>);
+                   loads == FactorLoads::slice_ahead
+                       ? launch_by_size<true>
+                       : launch_by_size<true, FactorLoads::at_promotion>);
 }
 
 OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c) {

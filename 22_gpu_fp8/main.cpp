@@ -57,9 +57,20 @@ int stage_main(int argc, char** argv) {
         ladder::fp8_path_name, ladder::fp8_promotion_window(name, shape.k));
   }
   if (ladder::config_selected(config, configs.front())) {
-    // Promotion at every block of K, where its factors apply.
+    // Promotion at every block of K, where its factors apply. With --config all first its
+    // ablation: the factors loaded at each promotion instead of a slice ahead.
+    const auto per_block = [](ladder::FactorLoads loads) {
+      return [loads](ladder::BlockScaledFp8 a, ladder::BlockScaledFp8 b_t, Matrix c) {
+        return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, loads);
+      };
+    };
+    if (config == "all") {
+      bench.run_block_scaled(report, "per-block, factors loaded at the promotion",
+                             ladder::Role::stage, per_block(ladder::FactorLoads::at_promotion),
+                             ladder::fp8_path_name, ladder::kFp8ScaleBlock);
+    }
     bench.run_block_scaled(report, "per-block scales (1x128 A, 128x128 B)", ladder::Role::stage,
-                           ladder::launch_gemm_fp8_block_scaled, ladder::fp8_path_name,
+                           per_block(ladder::FactorLoads::slice_ahead), ladder::fp8_path_name,
                            ladder::kFp8ScaleBlock);
     // The whole call: the scales, A into E4M3 and B into B^T, then the default, all timed.
     bench.run_from_float(report, "by_size from FP32 (quantisation timed too)",

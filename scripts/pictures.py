@@ -1458,7 +1458,7 @@ def promotion():
     step = number(STAGE_22, r"for \(int k = 0; k < kSliceRowBytes / (\d+); \+\+k\)",
                   "multiply_slice_fp8's k steps of kSliceRowBytes / bytes")
     tiling, every, parts = find(STAGE_22,
-                                r"using InPairs = Fp8Kernel<(\w+), (\d+), BlockScaled, (\d+)>;",
+                                r"using InPairs = Fp8Kernel<(\w+), (\d+), BlockScaled, (\d+), Loads>;",
                                 "launch_by_size's "
                                 "Fp8Kernel<Tiling, PromoteEvery, BlockScaled, Parts>").groups()
     every, parts = int(every), int(parts)

@@ -525,18 +525,21 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
 namespace {
 
 // The per-block product of exact operands with these factors, on the TMA path (layout 1) and
-// the fallback (layout 2), bit for bit.
+// the fallback (layout 2), bit for bit; on the TMA path with the factors loaded a slice ahead
+// (the default) and at each promotion (the ablation).
 void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
   for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
-    CAPTURE(test::describe(shape), kFp8Layouts[l].name);
-    ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
-    DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
-    const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
-    const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, factors.a.view()},
-                                                          {ops.b_t, factors.b.view()}, c);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
-    require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+    for (const FactorLoads loads : {FactorLoads::slice_ahead, FactorLoads::at_promotion}) {
+      CAPTURE(test::describe(shape), kFp8Layouts[l].name, loads == FactorLoads::slice_ahead);
+      ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
+      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
+      const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
+      const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, factors.a.view()},
+                                                            {ops.b_t, factors.b.view()}, c, loads);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+      require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+    }
   }
 }
 
