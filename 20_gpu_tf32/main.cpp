@@ -12,6 +12,7 @@
 #include "common/baselines.hpp"
 #include "common/harness/gemm_bench.hpp"
 #include "common/harness/program.hpp"
+#include "common/harness/transposed_b.hpp"
 #include "common/tensor_cores.hpp"
 
 namespace {
@@ -47,7 +48,7 @@ int stage_main(int argc, char** argv) {
     });
   };
   cli.add_check([&] {
-    if (runs_ablation()) ladder::GemmBench::check_b_t(shape);
+    if (runs_ablation()) ladder::TransposedB::check(shape);
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const std::string device = ladder::require_gpu();
@@ -68,14 +69,14 @@ int stage_main(int argc, char** argv) {
     // Each variant with B^T written by stage 08's kernel inside the timed call; then the
     // default's product alone, on the B^T written: what the transpose costs, read off against
     // the default's row.
+    ladder::TransposedB b_t(shape);
     for (const std::string& name : transposing) {
       if (!ladder::config_selected(config, name)) continue;
-      bench.run_tf32_on_b_t(report, name + ", B^T by stage 08", on_b_t(name),
-                            ladder::baseline::transpose_padded());
+      b_t.run(bench, report, name + ", B^T by stage 08", on_b_t(name),
+              ladder::baseline::transpose_padded());
     }
     const std::string& name = transposing.front();
-    bench.run_tf32_on_b_t(report, name + ", B^T given (transpose not timed)", on_b_t(name),
-                          nullptr);
+    b_t.run(bench, report, name + ", B^T given (transpose not timed)", on_b_t(name), nullptr);
   }
   bench.run_cublas_tf32(report);
   return report.print(options.csv);

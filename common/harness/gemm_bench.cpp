@@ -1,19 +1,14 @@
 #include "common/harness/gemm_bench.hpp"
 
-#include <cstdint>
-#include <optional>
 #include <stdexcept>
-#include <string>
 
 #include "common/device_matrix.hpp"
-#include "common/errors.hpp"
 #include "common/harness/cublas_gemm.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/report.hpp"
 #include "common/harness/time_gemm.hpp"
 #include "common/host_matrix.hpp"
-#include "common/operand_path.hpp"
 
 namespace ladder {
 namespace {
@@ -26,15 +21,6 @@ const GemmShape& fits_in_memory(const GemmShape& shape) {
   require_device_memory(shape.describe(), bytes);
   return shape;
 }
-
-// How run_tf32_on_b_t calls the transpose, stage 08's: tiles of 32 by 8 rows of threads. Its grid
-// covers B's k rows in tiles of 32, at most 65535 of them: the largest K whose B^T it writes.
-constexpr int kTransposeTile = 32;
-constexpr int kTransposeBlockRows = 8;
-constexpr int kMaxTransposedK = 65535 * kTransposeTile;
-
-// B^T's rows in whole 128-byte lines, which TMA reads fastest.
-int b_t_stride(int k) { return (k + 31) / 32 * 32; }
 
 }  // namespace
 
@@ -63,7 +49,6 @@ struct GemmBench::State {
   DeviceMatrix c;
   CublasGemm cublas;
   std::unique_ptr<L2Flush> l2_flush;  // null unless options.l2 is "flushed"
-  std::optional<DeviceMatrix> b_t;    // run_tf32_on_b_t's, from its first call
 
   State(const GemmShape& problem, const RunOptions& run, GemmInputs kind)
       : shape(fits_in_memory(problem)),
@@ -138,41 +123,6 @@ void GemmBench::run_tf32(Report& report, const std::string& variant, Role role,
 OperandPath GemmBench::run_tf32_on_path(Report& report, const std::string& variant, Role role,
                                         const GemmPathLaunch& launch, PathName name) {
   return state_->time_on_path(report, variant, role, launch, name, state_->tf32_gamma());
-}
-
-OperandPath GemmBench::run_tf32_on_b_t(Report& report, const std::string& variant,
-                                       const GemmPathLaunch& launch,
-                                       void (*transpose)(Matrix, Matrix, int, int)) {
-  State& s = *state_;
-  if (!s.b_t) {
-    if (!transpose) throw std::logic_error("GemmBench::run_tf32_on_b_t: no B^T written yet");
-    const int stride = b_t_stride(s.shape.k);
-    require_device_memory(s.shape.describe() + " (B^T workspace)",
-                          sizeof(float) * static_cast<std::uint64_t>(s.shape.n) * stride);
-    s.b_t.emplace(s.shape.n, s.shape.k, stride);  // shape checked by check_b_t
-  }
-  const Matrix b_t = s.b_t->view();
-  return s.time_on_path(
-      report, variant, Role::stage,
-      [&](Matrix a, Matrix b, Matrix c) {
-        if (transpose) transpose(b, b_t, kTransposeTile, kTransposeBlockRows);
-        return launch(a, b_t, c);
-      },
-      path_name, s.tf32_gamma());
-}
-
-void GemmBench::check_b_t(const GemmShape& shape) {
-  if (shape.k > kMaxTransposedK) {
-    throw UsageError("the transposing variants take K up to " + std::to_string(kMaxTransposedK) +
-                     ", the rows of B that stage 08's transpose covers in one grid");
-  }
-  try {
-    check_matrix_shape(shape.n, shape.k, b_t_stride(shape.k));
-  } catch (const UsageError& error) {
-    throw UsageError(
-        std::string("the transposing variants need B^T (n x k, rows padded to 32 floats): ") +
-        error.what());
-  }
 }
 
 void GemmBench::run_cublas(Report& report) {

@@ -37,16 +37,6 @@ class GemmBench {
   void run_tf32(Report& report, const std::string& variant, Role role, const GemmLaunch& launch);
   OperandPath run_tf32_on_path(Report& report, const std::string& variant, Role role,
                                const GemmPathLaunch& launch, PathName name);
-  // The same, a stage's row, for a launcher on A and B^T (n x k, rows padded to 32 floats) in
-  // place of B: `transpose` (a baseline::Transpose) writes B^T from B inside each timed call,
-  // as a caller who holds B pays; with transpose null, the launcher alone is timed, on the B^T
-  // the last call wrote.
-  OperandPath run_tf32_on_b_t(Report& report, const std::string& variant,
-                              const GemmPathLaunch& launch,
-                              void (*transpose)(Matrix in, Matrix out, int tile, int block_rows));
-  // The command line's check for run_tf32_on_b_t: throws UsageError unless it can write the B^T
-  // of `shape`.
-  static void check_b_t(const GemmShape& shape);
   void run_cublas(Report& report);       // the ceiling: cuBLAS SGEMM
   void run_cublas_tf32(Report& report);  // the TF32 ceiling: cuBLAS with TF32 products
   void run_transfers(Report& report);    // copies of A and B in, C out (pageable memory)
