@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/host_matrix.hpp"
+#include "common/host_matrix_fp8.hpp"
 #include "common/matrix_fp8.hpp"
 #include "test_support.hpp"
 

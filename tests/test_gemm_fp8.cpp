@@ -30,6 +30,7 @@
 #include "common/harness/fp8_operands.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
+#include "common/host_matrix_fp8.hpp"
 #include "common/matrix_fp8.hpp"
 #include "error_study.hpp"
 #include "guarded_layouts.hpp"

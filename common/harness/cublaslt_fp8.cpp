@@ -11,6 +11,7 @@
 #include "common/device_memory.hpp"
 #include "common/errors.hpp"
 #include "common/host_matrix.hpp"
+#include "common/host_matrix_fp8.hpp"
 
 namespace ladder {
 namespace {

@@ -7,14 +7,15 @@
 #include "common/device_matrix_fp8.hpp"
 #include "common/device_memory.hpp"
 #include "common/harness/cublaslt_fp8.hpp"
+#include "common/harness/fill.hpp"
 #include "common/harness/fp8_operands.hpp"
 #include "common/harness/gpu_timing.hpp"
+#include "common/harness/memory_budget.hpp"
 #include "common/harness/report.hpp"
-#include "common/harness/fill.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/harness/time_gemm.hpp"
-#include "common/harness/memory_budget.hpp"
 #include "common/harness/verify.hpp"
+#include "common/host_matrix_fp8.hpp"
 
 namespace ladder {
 namespace {
