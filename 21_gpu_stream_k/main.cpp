@@ -10,6 +10,7 @@
 
 #include "21_gpu_stream_k/kernel.hpp"
 #include "common/baselines.hpp"
+#include "common/harness/aligned_copies.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
@@ -60,9 +61,10 @@ int stage_main(int argc, char** argv) {
   // (stage 16's ROW_ALIGNMENT.md): --config all is the model's evidence, where a copy is no
   // choice.
   if (config == configs.front() && path == ladder::OperandPath::tma) {
-    bench.run_with_aligned_copies(report, config, [&](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-      ladder::launch_gemm_stream_k(config, a, b, c, workspace);
-    });
+    ladder::run_with_aligned_copies(bench, shape, report, config,
+                                    [&](MatrixBf16 a, MatrixBf16 b, Matrix c) {
+                                      ladder::launch_gemm_stream_k(config, a, b, c, workspace);
+                                    });
   }
   bench.run_cublas(report);
   return report.print(options.csv);

@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <utility>
 
-#include "common/device_matrix_bf16.hpp"
-#include "common/device_memory.hpp"
 #include "common/harness/bf16_operand.hpp"
 #include "common/harness/cublas_gemm.hpp"
 #include "common/harness/fill.hpp"
@@ -96,38 +94,6 @@ void TensorGemmBench::run_float(Report& report, const std::string& variant, Role
   report.add(state_->time_and_check(
       variant, role, [&] { launch(state_->a.widened(), state_->b.widened(), c()); },
       gemm_gamma(state_->shape.k)));
-}
-
-namespace {
-
-bool rows_on_lines(const MatrixBf16& m) {
-  return m.stride * sizeof(bf16) % 128 == 0 && reinterpret_cast<std::uintptr_t>(m.data) % 128 == 0;
-}
-
-}  // namespace
-
-void TensorGemmBench::run_with_aligned_copies(Report& report, const std::string& variant,
-                                              const Launch& launch) {
-  if (rows_on_lines(a()) && rows_on_lines(b())) return;
-  const GemmShape& shape = state_->shape;
-  const int a_stride = (shape.k + 63) / 64 * 64;
-  const int b_stride = (shape.n + 63) / 64 * 64;
-  require_device_memory(shape.describe() + " (copies of A and B in 128-byte rows)",
-                        sizeof(bf16) * (static_cast<std::uint64_t>(shape.m) * a_stride +
-                                        static_cast<std::uint64_t>(shape.k) * b_stride));
-  DeviceMatrixBf16 a_lines(shape.m, shape.k, a_stride);
-  DeviceMatrixBf16 b_lines(shape.k, shape.n, b_stride);
-  for (const int copies : {1, 2, 3}) {  // bit 0: A, bit 1: B
-    const bool copy_a = copies & 1;
-    const bool copy_b = copies & 2;
-    const std::string what = copies == 3 ? "A and B" : copy_a ? "A" : "B";
-    run(report, variant + ", " + what + " copied to 128-byte rows in the call", Role::stage,
-        [&](MatrixBf16 a, MatrixBf16 b, Matrix c) {
-          if (copy_a) copy_2d(a_lines.view(), a, cudaMemcpyDeviceToDevice);
-          if (copy_b) copy_2d(b_lines.view(), b, cudaMemcpyDeviceToDevice);
-          launch(copy_a ? a_lines.view() : a, copy_b ? b_lines.view() : b, c);
-        });
-  }
 }
 
 void TensorGemmBench::run_cublas(Report& report) {

@@ -32,11 +32,6 @@ class TensorGemmBench {
   // An FP32 kernel on the rounded inputs widened back to FP32: the same products as the BF16
   // rows, so its row compares like with like.
   void run_float(Report& report, const std::string& variant, Role role, const FloatLaunch& launch);
-  // Where A's or B's rows start off 128-byte lines (a TMA box row then spans five 32-byte
-  // sectors, not four), `launch` again after copying A, B and then both into rows of whole
-  // 128-byte lines inside the timed call: what the copy costs against the faster loads. Rows
-  // labelled `variant` and what was copied; none where both start on lines.
-  void run_with_aligned_copies(Report& report, const std::string& variant, const Launch& launch);
   // The ceiling: cuBLAS with BF16 A and B, FP32 accumulation and C.
   void run_cublas(Report& report);
   // The device views the launches get.
