@@ -59,7 +59,7 @@ RECORD_4096 = "results/ladder_4096.csv"
 RECORD_ARTICLES = "results/ladder.csv"
 # The page of the full tables, which the README links to instead of holding them.
 TABLES_PAGE = "results/ladder.md"
-CLOCKS = "results/clock_h100/part4_4096"
+CLOCKS = "results/clock_h100/stages_4096"
 # mma.sync's rate alone (scripts/mma_peak.cu), whose first line names the GPU it ran on.
 MMA_PEAK = "results/mma_peak.md"
 # The stream-K stage is measured on the shapes people run: its box reports its run of the

@@ -3,7 +3,7 @@
 `nvcc -Xptxas -v`, one table row per kernel. Needs nvcc, not a GPU: the MIN_ARCH stages are
 compiled for sm_80 and sm_90, the ARCH stages for sm_90a, with the project's flags.
 
-  python3 scripts/ptxas_report.py [--nvcc PATH] > results/ptxas_part4.md
+  python3 scripts/ptxas_report.py [--nvcc PATH] > results/ptxas_tensor_cores.md
 """
 import argparse
 import os
