@@ -48,7 +48,9 @@ int stage_main(int argc, char** argv) {
     });
   };
   cli.add_check([&] {
-    if (runs_ablation()) ladder::TransposedB::check(shape);
+    if (runs_ablation()) {
+      ladder::TransposedB::check(shape, ladder::transposed_b_stride(shape.k));
+    }
   });
   if (!cli.parse(argc, argv)) return ladder::kExitOk;
   const std::string device = ladder::require_gpu();
@@ -69,7 +71,7 @@ int stage_main(int argc, char** argv) {
     // Each variant with B^T written by stage 08's kernel inside the timed call; then the
     // default's product alone, on the B^T written: what the transpose costs, read off against
     // the default's row.
-    ladder::TransposedB b_t(shape);
+    ladder::TransposedB b_t(shape, ladder::transposed_b_stride(shape.k));
     for (const std::string& name : transposing) {
       if (!ladder::config_selected(config, name)) continue;
       b_t.run(bench, report, name + ", B^T by stage 08", on_b_t(name),

@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "common/hopper/persistent.cuh"
-#include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"

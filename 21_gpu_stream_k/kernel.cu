@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
@@ -343,18 +345,26 @@ struct Variant {
   Candidate priced;
 };
 
+// A variant of Cfg's tiles divided by `scheme`, priced as what it runs.
+template <class Cfg, Scheme kScheme>
+constexpr Variant variant(const char* name) {
+  return {name, launch<Cfg, kScheme>, {Cfg::kBlockN, Cfg::kClusterM, kScheme}};
+}
+
 // The default, then its choices and their ablations.
-const Variant kVariants[] = {
+constexpr Variant kVariants[] = {
     {"by_shape", launch_by_shape, {}},
-    {"128x256_c2_dp", launch<Wide, Scheme::data_parallel>, {256, 2, Scheme::data_parallel}},
-    {"128x256_c2_split", launch<Wide, Scheme::split_k>, {256, 2, Scheme::split_k}},
-    {"128x256_c2_stream", launch<Wide, Scheme::stream_k>, {256, 2, Scheme::stream_k}},
-    {"128x128_c1_dp", launch<Half, Scheme::data_parallel>, {128, 1, Scheme::data_parallel}},
-    {"128x128_c1_split", launch<Half, Scheme::split_k>, {128, 1, Scheme::split_k}},
-    {"128x128_c1_stream", launch<Half, Scheme::stream_k>, {128, 1, Scheme::stream_k}},
-    {"128x64_c1_dp", launch<Quarter, Scheme::data_parallel>, {64, 1, Scheme::data_parallel}},
-    {"128x64_c1_split", launch<Quarter, Scheme::split_k>, {64, 1, Scheme::split_k}},
+    variant<Wide, Scheme::data_parallel>("128x256_c2_dp"),
+    variant<Wide, Scheme::split_k>("128x256_c2_split"),
+    variant<Wide, Scheme::stream_k>("128x256_c2_stream"),
+    variant<Half, Scheme::data_parallel>("128x128_c1_dp"),
+    variant<Half, Scheme::split_k>("128x128_c1_split"),
+    variant<Half, Scheme::stream_k>("128x128_c1_stream"),
+    variant<Quarter, Scheme::data_parallel>("128x64_c1_dp"),
+    variant<Quarter, Scheme::split_k>("128x64_c1_split"),
 };
+static_assert(kVariants[0].launch == launch_by_shape,
+              "by_shape comes first: its choice i runs kVariants[i + 1]");
 
 // DRAM's rate to a copy: the peak its clock and bus width give (two transfers a clock), times
 // the share of it cudaMemcpy reached on the H200: 4,185 of 4,814 GB/s (results/21_gpu_stream_k/model.md).
@@ -430,8 +440,8 @@ std::vector<std::string> stream_k_configs() { return config_names(kVariants); }
 
 std::vector<Candidate> stream_k_candidates() {
   std::vector<Candidate> candidates;
-  for (const Variant& variant : kVariants) {
-    if (variant.launch != launch_by_shape) candidates.push_back(variant.priced);
+  for (auto v = std::begin(kVariants) + 1; v != std::end(kVariants); ++v) {
+    candidates.push_back(v->priced);
   }
   return candidates;
 }

@@ -9,6 +9,7 @@
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
@@ -181,7 +182,9 @@ __global__ void __launch_bounds__(K::kThreads, 1)
         for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
       }
       bool holding = false;  // slot it - 1 still read by a running wgmma group
-      SliceFactors<K> next{};  // per block: slice s's factors, loaded during slice s - 1
+      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: run() sends K = 0
+      // to the fallback).
+      SliceFactors<K> next{};
       if constexpr (K::kBlockScaled && K::kFactorsAhead) {
         next = slice_factors<K>(scales, row, col0, 0);
       }

@@ -18,11 +18,7 @@ constexpr int kTransposeTile = 32;
 constexpr int kTransposeBlockRows = 8;
 constexpr int kMaxTransposedK = 65535 * kTransposeTile;
 
-// B^T's rows in whole 128-byte lines, which TMA reads fastest.
-int b_t_stride(int k) { return (k + 31) / 32 * 32; }
-
-DeviceMatrix b_t_workspace(const GemmShape& shape) {
-  const int stride = b_t_stride(shape.k);
+DeviceMatrix b_t_workspace(const GemmShape& shape, int stride) {
   require_device_memory(shape.describe() + " (B^T workspace)",
                         sizeof(float) * static_cast<std::uint64_t>(shape.n) * stride);
   return DeviceMatrix(shape.n, shape.k, stride);  // shape checked by TransposedB::check
@@ -34,13 +30,13 @@ struct TransposedB::State {
   DeviceMatrix b_t;
 };
 
-void TransposedB::check(const GemmShape& shape) {
+void TransposedB::check(const GemmShape& shape, int b_t_stride) {
   if (shape.k > kMaxTransposedK) {
     throw UsageError("the transposing variants take K up to " + std::to_string(kMaxTransposedK) +
                      ", the rows of B that stage 08's transpose covers in one grid");
   }
   try {
-    check_matrix_shape(shape.n, shape.k, b_t_stride(shape.k));
+    check_matrix_shape(shape.n, shape.k, b_t_stride);
   } catch (const UsageError& error) {
     throw UsageError(
         std::string("the transposing variants need B^T (n x k, rows padded to 32 floats): ") +
@@ -48,7 +44,8 @@ void TransposedB::check(const GemmShape& shape) {
   }
 }
 
-TransposedB::TransposedB(const GemmShape& shape) : state_(new State{b_t_workspace(shape)}) {}
+TransposedB::TransposedB(const GemmShape& shape, int b_t_stride)
+    : state_(new State{b_t_workspace(shape, b_t_stride)}) {}
 
 TransposedB::~TransposedB() = default;
 

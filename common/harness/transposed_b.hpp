@@ -13,11 +13,12 @@ namespace ladder {
 class TransposedB {
  public:
   using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
-  // Throws UsageError unless the transpose covers K and B^T of `shape` is a valid matrix: the
-  // command line's check, before anything is allocated.
-  static void check(const GemmShape& shape);
+  // Throws UsageError unless the transpose covers K and B^T of `shape` (n x k, rows of
+  // `b_t_stride` floats, the stage's choice) is a valid matrix: the command line's check,
+  // before anything is allocated.
+  static void check(const GemmShape& shape, int b_t_stride);
   // The B^T workspace; throws UsageError when it does not fit the device's memory.
-  explicit TransposedB(const GemmShape& shape);
+  TransposedB(const GemmShape& shape, int b_t_stride);
   ~TransposedB();
   // A stage's row: `transpose` writes B^T from B, then `launch` runs on A and B^T, both timed;
   // with transpose null, the launcher alone, on the B^T the last call wrote.

@@ -20,9 +20,10 @@ constexpr ClusterShape cluster_shape_of() {
 }
 
 // How many clusters of `shape` the GPU holds at once running `kernel` (132 SMs with one block
-// each: 66 pairs on the H100), asked of the device the first time for each kernel and device.
-// A tiling's kernels with and without the TMA store take the same threads, registers and
-// shared memory, so a launcher may ask for either.
+// each: 66 pairs on the H100), asked of the device the first time for each kernel and device:
+// `shape` must be the kernel's own (cluster_shape_of its configuration). A tiling's kernels
+// with and without the TMA store take the same threads, registers and shared memory, so a
+// launcher may ask for either.
 int resident_clusters(const void* kernel, ClusterShape shape);
 
 // The fewest clusters that take `tiles` in as many rounds as `resident` clusters would: their

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
-#include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
+#include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tma.cuh"

@@ -1,5 +1,4 @@
 #include "common/host_matrix_fp8.hpp"
-#include "common/matrix_fp8.hpp"
 
 #include <algorithm>
 #include <cfloat>
