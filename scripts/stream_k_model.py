@@ -334,8 +334,9 @@ def list_shapes(name):
 
 
 def picks_text(model):
-    """model_picks.csv: on the H200's counts, each listed shape's pick and its predicted time."""
-    rows = ["m,n,k,default_tiling,pick,predicted_us"]
+    """model_picks.csv: on the H200's counts, each listed shape's pick and its predicted time, with
+    the DRAM rate the prediction took (the record's cudaMemcpy rate, which a rerun moves)."""
+    rows = ["m,n,k,default_tiling,pick,predicted_us,bytes_per_us"]
     seen = set()
     for name in SHAPE_LISTS:
         for m, n, k in list_shapes(name):
@@ -345,7 +346,8 @@ def picks_text(model):
             choices = candidates(model.gpu, m, n)
             pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
             rows.append(f"{m},{n},{k},{choices[BASELINE][0]},{'' if pick == BASELINE else pick},"
-                        f"{model.predict(*choices[pick], m, n, k):.6f}")
+                        f"{model.predict(*choices[pick], m, n, k):.6f},"
+                        f"{model.gpu.bytes_per_us:.3f}")
     return "\n".join(rows) + "\n"
 
 

@@ -430,14 +430,14 @@ std::vector<test::GemmCase> stream_k_cases() {
 
 // Stage 21's model (model.cpp) against its script (scripts/stream_k_model.py), which records in
 // model_picks.csv, for every shape of the four shape lists on the H200's counts, the variant it
-// picks and the time it predicts. No GPU needed: the model is a pure function.
+// picks and the time it predicts, with the DRAM rate it took. No GPU needed: the model is a pure
+// function.
 TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
-  const StreamKGpu h200{132, 66, 1980, 4181.238e3};  // cudaMemcpy: the median rate, ladder_4096.csv
   std::ifstream picks(LADDER_SOURCE_DIR "/results/21_gpu_stream_k/model_picks.csv");
   REQUIRE(picks);
   std::string line;
   std::getline(picks, line);
-  REQUIRE(line == "m,n,k,default_tiling,pick,predicted_us");
+  REQUIRE(line == "m,n,k,default_tiling,pick,predicted_us,bytes_per_us");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
@@ -446,9 +446,9 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     std::vector<std::string> field;
     std::stringstream cells(line);
     for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
-    if (field.size() == 5) field.push_back("");  // getline drops an empty last cell
-    REQUIRE(field.size() == 6);
+    REQUIRE(field.size() == 7);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
+    const StreamKGpu h200{132, 66, 1980, std::stod(field[6])};
     CAPTURE(line);
     Candidate stage19{0, 0, Scheme::data_parallel};  // "128x256_c2": 128 x 256 tiles, pairs
     REQUIRE(std::sscanf(field[3].c_str(), "128x%d_c%d", &stage19.block_n, &stage19.cluster) == 2);
@@ -463,7 +463,7 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
 }
 
 TEST_CASE("21's model scales with the clock and refuses a GPU it cannot count", "[stage21]") {
-  const StreamKGpu h200{132, 66, 1980, 4181.238e3};
+  const StreamKGpu h200{132, 66, 1980, 4.2e6};  // about the H200's copy rate, bytes a microsecond
   StreamKGpu slower = h200;
   slower.clock_mhz = 990;
   // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
