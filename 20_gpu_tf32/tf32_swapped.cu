@@ -3,7 +3,6 @@
 // Ring, barriers, multicast, tile order and launch are the persistent kernel's (persistent.cuh).
 #include "20_gpu_tf32/tf32_swapped.hpp"
 
-#include <algorithm>
 #include <cstdint>
 
 #include "common/hopper/persistent.cuh"
@@ -222,13 +221,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterM > 1) cluster_sync();
 }
 
-// As many clusters as the GPU holds at once running Cfg's kernel (cluster_launch.hpp).
-template <class Cfg>
-int resident_swapped_clusters() {
-  return resident_clusters(reinterpret_cast<const void*>(gemm_tf32_swapped<Cfg, true>),
-                           cluster_shape_of<Cfg>());
-}
-
 // Stage 19's Wide or WideAlone: 128 columns of C (two consumers of 64) by 256 rows.
 template <class Cfg>
 void launch_swapped(Matrix a, Matrix b, Matrix c) {
@@ -239,9 +231,9 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   const long long tiles = cluster_tiles<Cfg>(transposed_shape(c));
-  const long long fit = std::min<long long>(resident_swapped_clusters<Cfg>(), tiles);
-  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), even_rounds_clusters(tiles, fit), b_map,
-                     a_map, c_map, a.width, c);
+  const long long clusters =
+      even_rounds_clusters(tiles, resident_clusters_of<Cfg>(gemm_tf32_swapped<Cfg, true>));
+  launch_in_clusters<Cfg>(kernel, clusters, b_map, a_map, c_map, a.width, c);
 }
 
 }  // namespace
@@ -249,7 +241,7 @@ void launch_swapped(Matrix a, Matrix b, Matrix c) {
 // Stage 19's rule: clusters pay only past one wave.
 void launch_tf32_swapped_by_size(Matrix a, Matrix b, Matrix c) {
   const long long tiles = cluster_tiles<WideAlone>(transposed_shape(c));
-  if (tiles > resident_swapped_clusters<WideAlone>()) {
+  if (tiles > resident_clusters_of<WideAlone>(gemm_tf32_swapped<WideAlone, true>)) {
     launch_swapped<Wide>(a, b, c);
   } else {
     launch_swapped<WideAlone>(a, b, c);

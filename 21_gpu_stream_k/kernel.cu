@@ -253,16 +253,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // or Stream-K would divide nothing, the tiles go whole, as data-parallel's.
 static_assert(kSliceK == kModelSliceK, "the model counts the slices divide() cuts");
 
-// As many clusters as the GPU holds at once running Cfg's kernel (cluster_launch.hpp).
-template <class Cfg>
-int resident_stream_k_clusters() {
-  return resident_clusters(reinterpret_cast<const void*>(gemm_stream_k<Cfg, true>),
-                           cluster_shape_of<Cfg>());
-}
-
 template <class Cfg>
 Division divide(const Matrix& c, int k, Scheme scheme) {
-  const int resident = resident_stream_k_clusters<Cfg>();
+  const int resident = resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>);
   Division d{};
   d.tiles = static_cast<int>(cluster_tiles<Cfg>(c));
   d.slices = (k + kSliceK - 1) / kSliceK;
@@ -326,9 +319,9 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), division.clusters, a_map, b_map, c_map, c,
-                     division, reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
-                     next_launch_number());
+  launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,
+                          reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
+                          next_launch_number());
 }
 
 // The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill
@@ -381,7 +374,7 @@ StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
   if (workspace.device() != asked_device) {
     const double memory_khz = device_attribute(cudaDevAttrMemoryClockRate);
     const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
-    gpu = {workspace.blocks(), resident_stream_k_clusters<Wide>(),
+    gpu = {workspace.blocks(), resident_clusters_of<Wide>(gemm_stream_k<Wide, true>),
            device_attribute(cudaDevAttrClockRate) / 1e3,
            kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
     asked_device = workspace.device();

@@ -61,7 +61,7 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
 
 int split_ways(long long tiles, long long resident, long long slices) {
   const long long rest = tiles % resident;
-  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, static_cast<long long>(kMaxSplit), slices}));
+  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, 1LL * kMaxSplit, slices}));
 }
 
 double stream_k_predicted_us(const Candidate& candidate, int m, int n, int k,
@@ -87,7 +87,9 @@ double stream_k_predicted_us(const Candidate& candidate, int m, int n, int k,
   // tile row does one block's work; whole tiles busy no more SMs than there are tiles).
   const long long rows = cdiv(m, t.block_m);
   long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
-  if (candidate.scheme == Scheme::data_parallel) active = std::min(rows * cdiv(n, t.block_n), active);
+  if (candidate.scheme == Scheme::data_parallel) {
+    active = std::min(rows * cdiv(n, t.block_n), active);
+  }
   const double moved = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n) +
                        4.0 * static_cast<double>(m) * n;
   const double memory = moved / std::min(gpu.bytes_per_us, active * kBetaBytesPerUs) + kLambda;

@@ -1,9 +1,8 @@
-#include <algorithm>
+#include "22_gpu_fp8/kernel.hpp"
+
 #include <stdexcept>
 #include <string>
 
-#include "common/hopper/persistent.cuh"
-#include "22_gpu_fp8/kernel.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
@@ -11,6 +10,7 @@
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
+#include "common/hopper/persistent.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
@@ -290,12 +290,6 @@ __global__ void gemm_fp8_fallback(MatrixFp8 a, MatrixFp8 b_t, Matrix c, Scales s
   c.set(row, col, BlockScaled ? sum : block_sum * (scales.a->dequantize * scales.b->dequantize));
 }
 
-// As many clusters as the GPU holds at once running K's kernel (cluster_launch.hpp).
-template <class K>
-int resident_fp8_clusters() {
-  return resident_clusters(reinterpret_cast<const void*>(gemm_fp8<K, true>), cluster_shape_of<K>());
-}
-
 template <class K>
 void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   const bool tma_store = allows_tma_store(c);
@@ -304,10 +298,9 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  const long long tiles = cluster_tiles<K>(c);
-  const long long fit = std::min<long long>(resident_fp8_clusters<K>(), tiles);
-  launch_in_clusters(kernel, cluster_shape_of<K>(), even_rounds_clusters(tiles, fit), a_map, b_map,
-                     c_map, a.width, c, scales);
+  const long long clusters =
+      even_rounds_clusters(cluster_tiles<K>(c), resident_clusters_of<K>(gemm_fp8<K, true>));
+  launch_in_clusters<K>(kernel, clusters, a_map, b_map, c_map, a.width, c, scales);
 }
 
 // Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
@@ -324,7 +317,7 @@ template <bool BlockScaled, FactorLoads Loads = FactorLoads::slice_ahead>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2, Loads>;
   using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2, Loads>;
-  if (cluster_tiles<Alone>(c) <= resident_fp8_clusters<Alone>()) {
+  if (cluster_tiles<Alone>(c) <= resident_clusters_of<Alone>(gemm_fp8<Alone, true>)) {
     launch<Alone>(a, b_t, c, scales);
   } else {
     launch<InPairs>(a, b_t, c, scales);

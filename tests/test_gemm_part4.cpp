@@ -441,6 +441,21 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
+  // Each variant's name says what the model prices for it: "128x256_c2_split".
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    CAPTURE(names[i + 1]);
+    int block_n = 0, cluster = 0;
+    char scheme[16] = {};
+    REQUIRE(std::sscanf(names[i + 1].c_str(), "128x%d_c%d_%15s", &block_n, &cluster, scheme) == 3);
+    REQUIRE(candidates[i].block_n == block_n);
+    REQUIRE(candidates[i].cluster == cluster);
+    const Scheme named = std::string(scheme) == "dp"      ? Scheme::data_parallel
+                         : std::string(scheme) == "split" ? Scheme::split_k
+                                                          : Scheme::stream_k;
+    REQUIRE((std::string(scheme) == "dp" || std::string(scheme) == "split" ||
+             std::string(scheme) == "stream"));
+    REQUIRE(candidates[i].scheme == named);
+  }
   int shapes = 0;
   while (std::getline(picks, line)) {
     std::vector<std::string> field;

@@ -50,7 +50,7 @@ TransposedB::TransposedB(const GemmShape& shape, int b_t_stride)
 TransposedB::~TransposedB() = default;
 
 OperandPath TransposedB::run(GemmBench& bench, Report& report, const std::string& variant,
-                             const GemmPathLaunch& launch, Transpose transpose) {
+                             const GemmPathLaunch& launch, baseline::Transpose transpose) {
   const Matrix b_t = state_->b_t.view();
   return bench.run_tf32_on_path(
       report, variant, Role::stage,

@@ -6,13 +6,13 @@
 #include <memory>
 #include <string>
 
+#include "common/baselines.hpp"
 #include "common/harness/gemm_bench.hpp"
 
 namespace ladder {
 
 class TransposedB {
  public:
-  using Transpose = void (*)(Matrix in, Matrix out, int tile, int block_rows);
   // Throws UsageError unless the transpose covers K and B^T of `shape` (n x k, rows of
   // `b_t_stride` floats, the stage's choice) is a valid matrix: the command line's check,
   // before anything is allocated.
@@ -23,7 +23,7 @@ class TransposedB {
   // A stage's row: `transpose` writes B^T from B, then `launch` runs on A and B^T, both timed;
   // with transpose null, the launcher alone, on the B^T the last call wrote.
   OperandPath run(GemmBench& bench, Report& report, const std::string& variant,
-                  const GemmPathLaunch& launch, Transpose transpose);
+                  const GemmPathLaunch& launch, baseline::Transpose transpose);
 
  private:
   struct State;

@@ -21,10 +21,13 @@ constexpr ClusterShape cluster_shape_of() {
 
 // How many clusters of `shape` the GPU holds at once running `kernel` (132 SMs with one block
 // each: 66 pairs on the H100), asked of the device the first time for each kernel and device:
-// `shape` must be the kernel's own (cluster_shape_of its configuration). A tiling's kernels
-// with and without the TMA store take the same threads, registers and shared memory, so a
-// launcher may ask for either.
+// `shape` must be the kernel's own. A tiling's kernels with and without the TMA store take the
+// same threads, registers and shared memory, so a launcher may ask for either.
 int resident_clusters(const void* kernel, ClusterShape shape);
+template <class Cfg, class... Params>
+int resident_clusters_of(void (*kernel)(Params...)) {
+  return resident_clusters(reinterpret_cast<const void*>(kernel), cluster_shape_of<Cfg>());
+}
 
 // The fewest clusters that take `tiles` in as many rounds as `resident` clusters would: their
 // shares then differ by at most one tile (the even rounds of README 18).
@@ -35,10 +38,10 @@ long long even_rounds_clusters(long long tiles, long long resident);
 cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
                                   cudaLaunchAttribute* cluster);
 
-// Queues kernel(args...) on `clusters` clusters of `shape`.
-template <class... Params, class... Args>
-void launch_in_clusters(void (*kernel)(Params...), ClusterShape shape, long long clusters,
-                        const Args&... args) {
+// Queues kernel(args...) on `clusters` clusters of Cfg's blocks.
+template <class Cfg, class... Params, class... Args>
+void launch_in_clusters(void (*kernel)(Params...), long long clusters, const Args&... args) {
+  constexpr ClusterShape shape = cluster_shape_of<Cfg>();
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   shape.shared_bytes));
   cudaLaunchAttribute cluster;

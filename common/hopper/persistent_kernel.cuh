@@ -96,8 +96,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 // As many clusters as the GPU holds at once (cluster_launch.hpp), for this kernel.
 template <class Ops, class Cfg>
 int resident_persistent_clusters() {
-  return resident_clusters(reinterpret_cast<const void*>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>),
-                           cluster_shape_of<Cfg>());
+  return resident_clusters_of<Cfg>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>);
 }
 
 // One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many
@@ -130,8 +129,8 @@ void launch_persistent(typename Ops::View a, typename Ops::View b, Matrix c) {
   const CUtensorMap b_map = Ops::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  launch_in_clusters(kernel, cluster_shape_of<Cfg>(), clusters_to_launch<Ops, Cfg>(c), a_map,
-                     b_map, c_map, a.width, c);
+  launch_in_clusters<Cfg>(kernel, clusters_to_launch<Ops, Cfg>(c), a_map, b_map, c_map, a.width,
+                          c);
 }
 
 }  // namespace
