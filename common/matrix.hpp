@@ -2,6 +2,8 @@
 // (row, col) at data[row * stride + col]. And the one shape rule its owners enforce.
 #pragma once
 
+#include <cstdint>
+
 #if defined(__CUDACC__)
 #define LADDER_HOST_DEVICE __host__ __device__
 #else
@@ -32,6 +34,12 @@ struct Matrix {
     return Matrix{cols, rows, stride, data + row * stride + col};
   }
 };
+
+// True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
+// tensor cores leave each thread pairs of neighbouring elements of C, which go out as a float2.
+LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
+  return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
+}
 
 // The largest block tile of any stage (256 rows or columns): how far past a matrix's last row
 // a kernel may form an address.

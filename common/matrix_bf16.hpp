@@ -46,13 +46,6 @@ inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands)
   return OperandPath::sixteen_byte;
 }
 
-// True when (row, col) with col even starts an 8-byte-aligned pair in every row of c: the
-// tensor cores leave each thread pairs of neighbouring elements of C (mma.sync, wgmma), which then
-// go out as one float2.
-LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
-  return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
-}
-
 // Throws std::invalid_argument unless c = a * b is defined (as check_gemm_shapes).
 void check_gemm_shapes(const MatrixBf16& a, const MatrixBf16& b, const Matrix& c);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/errors.hpp"
+#include "common/matrix_bf16.hpp"
 #include "common/tensor_map_fp32.hpp"
 #include "common/tensor_map_fp8.hpp"
 

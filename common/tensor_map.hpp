@@ -9,10 +9,11 @@
 #include <cuda.h>  // CUtensorMap and the encoding enums only: nothing from libcuda is linked
 
 #include "common/matrix.hpp"
-#include "common/matrix_bf16.hpp"
 #include "common/operand_path.hpp"
 
 namespace ladder {
+
+struct MatrixBf16;  // common/matrix_bf16.hpp
 
 // A map over the row-major BF16 view m whose every copy moves a box of box_rows x box_cols
 // elements into shared memory, in the 128-byte swizzled layout that wgmma reads. The parts of

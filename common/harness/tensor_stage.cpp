@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "common/harness/aligned_copies.hpp"
+#include "common/harness/memory_budget.hpp"
+#include "common/harness/gemm_command_line.hpp"
 #include "common/harness/program.hpp"
 #include "common/harness/tensor_gemm_bench.hpp"
 #include "common/tensor_cores.hpp"
@@ -10,14 +13,11 @@ namespace ladder {
 namespace {
 
 int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
-  Cli cli(stage.program, stage.summary);
-  GemmShape shape;
-  RunOptions options = gpu_run_defaults();
-  std::string config;
-  add_gemm_shape(cli, shape);
-  add_run_options(cli, options);
-  add_config_choice(cli, &config, stage.configs, stage.config_help);
-  if (!cli.parse(argc, argv)) return kExitOk;
+  GemmCommandLine line(stage.program, stage.summary, stage.configs, stage.config_help);
+  if (!line.cli.parse(argc, argv)) return kExitOk;
+  const GemmShape& shape = line.shape;
+  const RunOptions& options = line.options;
+  const std::string& config = line.config;
   const std::string device = require_gpu();
   if (stage.gpu == TensorGpu::sm90a) {
     require_hopper();
@@ -27,8 +27,15 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
 
   Report report(stage.program, shape.describe(), device);
   TensorGemmBench bench(shape, options);
+  NamedBf16Launch launch = stage.launch;
+  if (stage.launch_with_workspace) {
+    require_device_memory(shape.describe() + " (" + stage.program + "'s workspace)",
+                          stage.workspace_bytes());
+    launch = stage.launch_with_workspace();
+  }
   const baseline::Bf16Gemm previous = stage.baseline();
   bench.run(report, previous.label, Role::baseline, previous.launch);
+  OperandPath path = OperandPath::element;
   for (const std::string& name : stage.configs) {
     if (!config_selected(config, name)) continue;
     if (config == "all" && stage.unfit_reason != nullptr) {
@@ -37,11 +44,15 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
         continue;
       }
     }
-    const auto launch = stage.launch;
-    bench.run_on_path(
+    path = bench.run_on_path(
         report, stage.label + name, Role::stage,
-        [launch, name](MatrixBf16 a, MatrixBf16 b, Matrix c) { return launch(name, a, b, c); },
+        [&launch, name](MatrixBf16 a, MatrixBf16 b, Matrix c) { return launch(name, a, b, c); },
         stage.path_name);
+  }
+  // --config all is the stage's evidence (its rows compare variants), where a copy is no choice.
+  if (stage.aligned_copies && config == stage.configs.front() && path == OperandPath::tma) {
+    run_with_aligned_copies(bench, shape, report, stage.label + config,
+                            [&](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch(config, a, b, c); });
   }
   bench.run_cublas(report);
   return report.print(options.csv);

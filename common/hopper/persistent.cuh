@@ -28,25 +28,6 @@ struct RowsOfA {
   }
 };
 
-// What the kernel multiplies: BF16 A (K-major) and B (N-major) as in the one-tile-per-block Hopper
-// stages. A slice is 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a box of B 64
-// such lines (8 KB). Stage 20's TF32 kernels have their own (kernel.cu, tf32_swapped.cu), with the
-// same slot sizes.
-struct Bf16Operands : RowsOfA {
-  using View = MatrixBf16;
-  static constexpr int kSliceK = hopper::kSliceK;
-  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
-  // (column n, row k0) of B.
-  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
-  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
-  template <int N>
-  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
-                                  float (&acc)[N / 2], bool accumulate) {
-    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
-                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
-  }
-};
-
 // The epilogue's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes
 // (128-byte rows, swizzled as TMA reads them), 16 KB, after the ring. For 128 x 256 tiles,
 // 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the

@@ -16,9 +16,29 @@
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
+#include "common/matrix_bf16.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder::persistent {
+
+// What the kernel multiplies: BF16 A (K-major) and B (N-major), as the one-tile-per-block
+// Hopper stages. A slice is 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a
+// box of B 64 such lines (8 KB). The TF32 and FP8 kernels bring their own, with the same slots.
+struct Bf16Operands : RowsOfA {
+  using View = MatrixBf16;
+  static constexpr int kSliceK = hopper::kSliceK;
+  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
+  // (column n, row k0) of B.
+  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
+  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
+  template <int N>
+  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
+                                  float (&acc)[N / 2], bool accumulate) {
+    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
+                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
+  }
+};
+
 // Internal to each file that includes it, as a kernel written in that file would be: each
 // stage's library compiles its own instances.
 namespace {

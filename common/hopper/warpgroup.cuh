@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <cuda_bf16.h>
+
 #include "common/hopper/wgmma.cuh"
 #include "common/matrix.hpp"
-#include "common/matrix_bf16.hpp"
-#include "common/operand_path.hpp"
 #include "common/shared_address.cuh"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -100,7 +100,7 @@ __device__ inline void wgmma_k16(float (&d)[N / 2], std::uint64_t a, std::uint64
 // rows (2 KB) down B's boxes; the hardware applies the swizzle to the addresses. accumulate ==
 // false starts the tile (the first slice overwrites whatever acc held).
 template <int N>
-__device__ inline void multiply_slice(const bf16* a_strip, const bf16* b_slot,
+__device__ inline void multiply_slice(const __nv_bfloat16* a_strip, const __nv_bfloat16* b_slot,
                                       float (&acc)[N / 2], bool accumulate) {
 #pragma unroll
   for (int k = 0; k < kSliceK / 16; ++k) {

@@ -1,0 +1,60 @@
+#include "common/harness/fp8_stage.hpp"
+
+#include "common/harness/fp8_gemm_bench.hpp"
+#include "common/harness/gemm_command_line.hpp"
+#include "common/harness/program.hpp"
+#include "common/tensor_cores.hpp"
+
+namespace ladder {
+namespace {
+
+int fp8_stage_main(const Fp8Stage& stage, int argc, char** argv) {
+  GemmCommandLine line(stage.program, stage.summary, stage.configs, stage.config_help);
+  if (!line.cli.parse(argc, argv)) return kExitOk;
+  const GemmShape& shape = line.shape;
+  const RunOptions& options = line.options;
+  const std::string& config = line.config;
+  const std::string device = require_gpu();
+  require_hopper();
+
+  Report report(stage.program, shape.describe(), device);
+  run_bf16_baseline(report, shape, options, stage.baseline());
+  Fp8GemmBench bench(shape, options,
+                     {stage.scale, stage.quantize, stage.quantize_transposed});
+  for (const std::string& name : stage.configs) {
+    if (!config_selected(config, name)) continue;
+    const auto launch = stage.launch;
+    bench.run_on_path(
+        report, name, Role::stage,
+        [launch, name](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { return launch(name, a, b_t, c); },
+        stage.path_name, stage.promotion_window(name, shape.k));
+  }
+  if (config_selected(config, stage.configs.front())) {
+    if (config == "all") {
+      bench.run_block_scaled(report, stage.block_scaled_ablation_label, Role::stage,
+                             stage.launch_block_scaled_ablation, stage.path_name,
+                             stage.block_window);
+    }
+    bench.run_block_scaled(report, stage.block_scaled_label, Role::stage,
+                           stage.launch_block_scaled, stage.path_name, stage.block_window);
+    bench.run_from_float(report, stage.from_float_label, Role::stage, stage.launch_from_float,
+                         stage.path_name,
+                         stage.promotion_window(stage.configs.front(), shape.k));
+  }
+  bench.run_cublaslt(report);
+  if (config == "all") bench.run_quantisation(report);
+  const int exit_code = report.print(options.csv);
+  bench.print_block_scaled_share();
+  return exit_code;
+}
+
+}  // namespace
+
+int run_fp8_stage(int argc, char** argv, const Fp8Stage& stage) {
+  return run_program(
+      stage.program,
+      [&stage](int count, char** args) { return fp8_stage_main(stage, count, args); }, argc,
+      argv);
+}
+
+}  // namespace ladder
