@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <iterator>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
+#include "common/hopper/gpu_rates.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
@@ -359,27 +359,11 @@ constexpr Variant kVariants[] = {
 static_assert(kVariants[0].launch == launch_by_shape,
               "by_shape comes first: its choice i runs kVariants[i + 1]");
 
-// DRAM's rate to a copy: the peak its clock and bus width give (two transfers a clock), times
-// the share of it cudaMemcpy reached on the H200: 4,185 of 4,814 GB/s (results/21_gpu_stream_k/model.md).
-constexpr double kCopyShareOfPeak = 0.869;
-
-// What the model reads of this GPU, asked once per device and kept under a lock (host threads
-// may launch at once): the driver takes about a millisecond to tell the clocks, which asked on
-// every call would cost more than the product on most shapes of the lists.
+// What the model reads of this GPU (gpu_rates.hpp; resident clusters, cluster_launch.hpp).
 StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
-  static std::mutex mutex;
-  static int asked_device = -1;
-  static StreamKGpu gpu;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (workspace.device() != asked_device) {
-    const double memory_khz = device_attribute(cudaDevAttrMemoryClockRate);
-    const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
-    gpu = {workspace.blocks(), resident_clusters_of<Wide>(gemm_stream_k<Wide, true>),
-           device_attribute(cudaDevAttrClockRate) / 1e3,
-           kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
-    asked_device = workspace.device();
-  }
-  return gpu;
+  const GpuRates rates = gpu_rates();
+  return {workspace.blocks(), resident_clusters_of<Wide>(gemm_stream_k<Wide, true>),
+          rates.clock_mhz, rates.bytes_per_us};
 }
 
 // by_shape: the model's choice on this GPU, or stage 19's default (launch_best), priced as the

@@ -1,14 +1,18 @@
 #include "22_gpu_fp8/kernel.hpp"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "22_gpu_fp8/model.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
+#include "common/hopper/gpu_rates.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tma.cuh"
@@ -303,8 +307,8 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   launch_in_clusters<K>(kernel, clusters, a_map, b_map, c_map, a.width, c, scales);
 }
 
-// Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow: 128 x 192) and a narrower one. With
-// promotion every slice, 128 x 256 tiles go in two parts of 128 columns (Fp8Kernel).
+// Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow, NarrowAlone: 128 x 192) and a
+// narrower one. With promotion every slice, 128 x 256 tiles go in two parts of 128 columns.
 using Alone128 = Config<128, 128, 64, 1, 8, true>;
 
 template <class Cfg, int PromoteEvery, int Parts = 1>
@@ -312,11 +316,12 @@ void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scale
   launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>>(a, b_t, c, scales);
 }
 
-// 128 x 256 in two parts; clusters only past one wave, as stage 19's default.
-template <bool BlockScaled, FactorLoads Loads = FactorLoads::slice_ahead>
-void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  using InPairs = Fp8Kernel<Wide, 1, BlockScaled, 2, Loads>;
-  using Alone = Fp8Kernel<WideAlone, 1, BlockScaled, 2, Loads>;
+// Per block: 128 x 256 in two parts (a part is one block of B wide); clusters only past one
+// wave, as stage 19's default.
+template <FactorLoads Loads>
+void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  using InPairs = Fp8Kernel<Wide, 1, true, 2, Loads>;
+  using Alone = Fp8Kernel<WideAlone, 1, true, 2, Loads>;
   if (cluster_tiles<Alone>(c) <= resident_clusters_of<Alone>(gemm_fp8<Alone, true>)) {
     launch<Alone>(a, b_t, c, scales);
   } else {
@@ -325,6 +330,8 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) 
 }
 
 using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
 
 // A variant: its name, its launch, and how many slices of 128 the tensor cores sum between
 // promotions (0: never).
@@ -335,16 +342,43 @@ struct Fp8Variant {
 };
 
 const Fp8Variant kVariants[] = {
-    {"by_size", launch_by_size<false>, 1},
+    {"by_size", launch_by_size, 1},
     {"128x256_c2_promote1", launch_per_tensor<Wide, 1, 2>, 1},
     {"128x256_c1_promote1", launch_per_tensor<WideAlone, 1, 2>, 1},
     {"128x192_c2_promote1", launch_per_tensor<Narrow, 1>, 1},
+    {"128x192_c1_promote1", launch_per_tensor<NarrowAlone, 1>, 1},
     {"128x128_c1_promote1", launch_per_tensor<Alone128, 1>, 1},
     {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2},
     {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4},
     {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0},
     {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0},
 };
+
+// The tilings by_size chooses among, in the order of the model's constants
+// (model_constants.hpp), each with the variant (of kVariants) that runs it, promoted every slice.
+const Fp8ByShape kCandidates[] = {
+    {{256, 2}, 1}, {{256, 1}, 2}, {{192, 2}, 3}, {{192, 1}, 4}, {{128, 1}, 5},
+};
+
+// What the model reads of this GPU (gpu_rates.hpp; resident pairs, cluster_launch.hpp).
+Fp8Gpu this_gpu() {
+  using Pairs = Fp8Kernel<Wide, 1, false, 2>;
+  const GpuRates rates = gpu_rates();
+  return {device_attribute(cudaDevAttrMultiProcessorCount),
+          resident_clusters_of<Pairs>(gemm_fp8<Pairs, true>), rates.clock_mhz,
+          rates.bytes_per_us};
+}
+
+// by_size: the tiling the model (model.hpp) predicts fastest for this C and K.
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  static const std::vector<Fp8Tiling> tilings = [] {
+    std::vector<Fp8Tiling> all;
+    for (const Fp8ByShape& candidate : kCandidates) all.push_back(candidate.tiling);
+    return all;
+  }();
+  const int choice = fp8_choice(c.height, c.width, a.width, this_gpu(), tilings);
+  kVariants[kCandidates[choice].variant].launch(a, b_t, c, scales);
+}
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
 // before run() checks the operands' views.
@@ -382,6 +416,10 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8L
 
 std::vector<std::string> fp8_configs() { return config_names(kVariants); }
 
+std::vector<Fp8ByShape> fp8_by_size_candidates() {
+  return {std::begin(kCandidates), std::end(kCandidates)};
+}
+
 int fp8_promotion_window(const std::string& config, int k) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
   return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
@@ -408,9 +446,8 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
         " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
   return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
-                   loads == FactorLoads::slice_ahead
-                       ? launch_by_size<true>
-                       : launch_by_size<true, FactorLoads::at_promotion>);
+                   loads == FactorLoads::slice_ahead ? launch_per_block<FactorLoads::slice_ahead>
+                                                     : launch_per_block<FactorLoads::at_promotion>);
 }
 
 OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c) {

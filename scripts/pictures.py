@@ -1458,9 +1458,9 @@ def promotion():
     step = number(STAGE_22, r"for \(int k = 0; k < kSliceRowBytes / (\d+); \+\+k\)",
                   "multiply_slice_fp8's k steps of kSliceRowBytes / bytes")
     tiling, every, parts = find(STAGE_22,
-                                r"using InPairs = Fp8Kernel<(\w+), (\d+), BlockScaled, (\d+), Loads>;",
-                                "launch_by_size's "
-                                "Fp8Kernel<Tiling, PromoteEvery, BlockScaled, Parts>").groups()
+                                r"using InPairs = Fp8Kernel<(\w+), (\d+), true, (\d+), Loads>;",
+                                "launch_per_block's "
+                                "Fp8Kernel<Tiling, PromoteEvery, true, Parts>").groups()
     every, parts = int(every), int(parts)
     block_n = config(tiling)[1]
     # The variants per tensor: (name, PromoteEvery, parts); the one of the longest window is
@@ -1489,8 +1489,8 @@ def promotion():
     default = "every slice" if every == 1 else f"every {every} slices"
     rows = ((f"promoted every {longest} slices ({longest_name})", longest + 1, longest,
              longest_parts, "+="),
-            (f"the default: {default}, in {parts} parts of {block_n // parts} columns", longest,
-             every, parts, "+="),
+            (f"128 x {block_n} tiles: {default}, in {parts} parts of {block_n // parts} columns",
+             longest, every, parts, "+="),
             ("per-block scales: the same, times each block's factors", longest, every, parts,
              "fma"))
     y = top + 20

@@ -233,16 +233,16 @@ def solve(a, b):
     return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
-def read_run(path):
-    """{(shape, m, n, k): {variant: median us}} of a shapes.py CSV, without the shapes that take
-    stage 15's kernel."""
+def read_run(path, name=lambda variant: variant.split(",")[0]):
+    """{(shape, m, n, k): {name(variant): median us}} of a shapes.py CSV, without the shapes
+    that take the fallback (stage 15's kernel, or FP8's on the CUDA cores)."""
     shapes, fallback = {}, set()
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             a, b = r["problem"].replace("A ", "").split(" * B ")
             m, k = (int(v) for v in a.split("x"))
             key = (r["shape"], m, int(b.split("x")[1]), k)
-            shapes.setdefault(key, {})[r["variant"].split(",")[0]] = float(r["median_ms"]) * 1e3
+            shapes.setdefault(key, {})[name(r["variant"])] = float(r["median_ms"]) * 1e3
             if "fallback" in r["variant"]:
                 fallback.add(key)
     return {key: rows for key, rows in shapes.items() if key not in fallback}
@@ -382,6 +382,21 @@ def worked_text(model):
     return head + "\n\n".join(explain(model, *shape) for shape in WORKED_SHAPES) + "\n"
 
 
+def write_or_check(files, write, script):
+    """Writes each (path, text), or with write False checks that each file holds its text:
+    False, with the stale files named on stderr, where one does not."""
+    stale = []
+    for path, text in files:
+        if write:
+            with open(path, "w") as f:
+                f.write(text)
+        elif not os.path.exists(path) or open(path).read() != text:
+            stale.append(os.path.relpath(path, REPO))
+    if stale:
+        print(f"{script}: {', '.join(stale)} differ from the fit; run --write", file=sys.stderr)
+    return not stale
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -403,17 +418,9 @@ def main():
     model, samples = fitted(gpu, [runs[p] for p in options.fit], max_split())
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
-        stale = []
-        for path, text in ((HEADER, header_text(model)), (PICKS, picks_text(model)),
-                           (WORKED, worked_text(model))):
-            if options.write:
-                with open(path, "w") as f:
-                    f.write(text)
-            elif not os.path.exists(path) or open(path).read() != text:
-                stale.append(os.path.relpath(path, REPO))
-        if stale:
-            print(f"stream_k_model.py: {', '.join(stale)} differ from the fit; run --write",
-                  file=sys.stderr)
+        files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),
+                 (WORKED, worked_text(model)))
+        if not write_or_check(files, options.write, "stream_k_model.py"):
             return 1
     if options.explain:
         print(explain(model, *options.explain))

@@ -1,0 +1,27 @@
+// Written by scripts/fp8_model.py from the runs in results/22_gpu_fp8/model_fit/; edit
+// that, not this. The constants of stage 22's model (README.md, G), in microseconds on an
+// H200 at its 1980 MHz maximum SM clock.
+#pragma once
+
+namespace ladder::fp8_model {
+
+inline constexpr double kFitClockMhz = 1980;
+
+// A tiling: 128 x BN tiles in clusters of `cluster` blocks; tau, a 128-deep slice's time,
+// and phi, a tile's fixed cost (its first loads and its store).
+struct TilingCost {
+  int block_n, cluster;
+  double tau, phi;
+};
+inline constexpr TilingCost kTilings[] = {
+    {256, 2, 0.710708, 3.904641},  // 128x256_c2
+    {256, 1, 0.727679, 3.176301},  // 128x256_c1
+    {192, 2, 0.550129, 2.960762},  // 128x192_c2
+    {192, 1, 0.534692, 2.427571},  // 128x192_c1
+    {128, 1, 0.425396, 1.414360},  // 128x128_c1
+};
+
+inline constexpr double kLambda = 4.708251;  // the launch
+inline constexpr double kBetaBytesPerUs = 50000.0;  // one SM's share of DRAM
+
+}  // namespace ladder::fp8_model

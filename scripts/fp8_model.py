@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Stage 22's model: the time of each FP8 tiling on whole tiles, predicted from the shape and the
+GPU, as stage 21's model prices its data-parallel variants (scripts/stream_k_model.py), with
+FP8's constants; fitted on some shape lists and checked on one it never saw.
+
+  python3 scripts/fp8_model.py                  fit on results/22_gpu_fp8/model_fit/, check on
+                                                results/22_gpu_fp8/model_check_unseen.csv
+  python3 scripts/fp8_model.py --write          also write 22_gpu_fp8/model_constants.hpp, the
+                                                picks the stage must make
+                                                (results/22_gpu_fp8/model_picks.csv) and this
+                                                report (results/22_gpu_fp8/model.md)
+  python3 scripts/fp8_model.py --check-written  exit 1 if a file --write writes differs
+
+Each CSV is a `shapes.py --stage 22_gpu_fp8 --config all --csv` run. For tiles of 128 x BN in
+clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 128) slices:
+
+  time = max(tau_t x ceil(T / R) x L + phi_t x ceil(T / R) + lambda,
+             (MK + KN + 4 MN) / min(B, active SMs x beta) + lambda)
+
+tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
+cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. The fit is linear least
+squares on the relative error over the rows the bandwidth term does not bound, as stage 21's.
+The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_size's (the
+stage's default) and the oracle's (the fastest tiling, measured).
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+import stream_k_model as bf16_model
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+RESULTS = os.path.join(REPO, "results", "22_gpu_fp8")
+FIT_RUNS = [os.path.join(RESULTS, "model_fit", f"{name}.csv")
+            for name in ("model_shapes", "model_shapes_more", "model_shapes_heldout")]
+CHECK_RUN = os.path.join(RESULTS, "model_check_unseen.csv")
+HEADER = os.path.join(REPO, "22_gpu_fp8", "model_constants.hpp")
+PICKS = os.path.join(RESULTS, "model_picks.csv")
+REPORT = os.path.join(RESULTS, "model.md")
+CEILING = "cuBLASLt FP8 (E4M3, FP32 accumulate)"
+DEFAULT = "by_size"
+SLICE_K = 128
+# The tilings by_size chooses among, each a variant promoted every slice: (BN, cluster).
+TILINGS = {"128x256_c2": (256, 2), "128x256_c1": (256, 1), "128x192_c2": (192, 2),
+           "128x192_c1": (192, 1), "128x128_c1": (128, 1)}
+NAMES = list(TILINGS)
+cdiv = bf16_model.cdiv
+
+
+def rounds(sms, tiling, m, n):
+    bn, c = TILINGS[tiling]
+    return cdiv(cdiv(cdiv(m, 128), c) * cdiv(n, bn), sms // c)
+
+
+def features(sms, tiling, m, n, k):
+    x = [0.0] * (2 * len(NAMES) + 1)
+    i = NAMES.index(tiling)
+    x[2 * i] = rounds(sms, tiling, m, n) * cdiv(k, SLICE_K)
+    x[2 * i + 1] = rounds(sms, tiling, m, n)
+    x[-1] = 1.0
+    return x
+
+
+class Model:
+    def __init__(self, gpu, beta, params=None):
+        self.gpu, self.beta, self.params = gpu, beta, params
+
+    def memory_time(self, tiling, m, n, k):
+        bn, c = TILINGS[tiling]
+        rows = cdiv(m, 128)
+        per_cluster = 1 if (c == 2 and rows == 1) else c
+        active = min(rows * cdiv(n, bn), (self.gpu.sms // c) * per_cluster)
+        return (m * k + k * n + 4 * m * n) / min(self.gpu.bytes_per_us, active * self.beta)
+
+    def predict(self, tiling, m, n, k):
+        compute = sum(a * b for a, b in zip(self.params, features(self.gpu.sms, tiling, m, n, k)))
+        return max(compute, self.memory_time(tiling, m, n, k) + self.params[-1])
+
+    def pick(self, m, n, k):
+        return min(NAMES, key=lambda t: self.predict(t, m, n, k))
+
+    def fit(self, samples):
+        size = 2 * len(NAMES) + 1
+        a = [[0.0] * size for _ in range(size)]
+        b = [0.0] * size
+        for m, n, k, tiling, us in samples:
+            if self.memory_time(tiling, m, n, k) > 0.85 * us:
+                continue
+            x = features(self.gpu.sms, tiling, m, n, k)
+            for i in range(size):
+                b[i] += x[i] / us
+                for j in range(size):
+                    a[i][j] += x[i] * x[j] / us ** 2
+        for i in range(size):
+            a[i][i] += 1e-9
+        self.params = bf16_model.solve(a, b)
+        return self
+
+    def error(self, samples):
+        logs = [math.log(self.predict(t, m, n, k) / us) for m, n, k, t, us in samples]
+        return math.sqrt(sum(v * v for v in logs) / len(logs))
+
+
+def read_run(path):
+    """A run's medians by variant (the path taken cut off the name), without the shapes that take
+    the fallback."""
+    return bf16_model.read_run(path, lambda variant: variant.replace(", TMA path", ""))
+
+
+def samples_of(runs):
+    return [(m, n, k, t, rows[f"{t}_promote1"]) for run in runs
+            for (_, m, n, k), rows in run.items() for t in NAMES if f"{t}_promote1" in rows]
+
+
+def fitted(gpu, runs):
+    samples = samples_of(runs)
+    models = [Model(gpu, beta * 1e3).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
+    model = min(models, key=lambda candidate: candidate.error(samples))
+    model.params = [round(p, 6) for p in model.params]  # as the header writes them
+    return model, samples
+
+
+def check(model, run, label):
+    rows = []
+    for (name, m, n, k), times in run.items():
+        if CEILING not in times:  # cuBLASLt had no algorithm for the shape
+            continue
+        pick = model.pick(m, n, k)
+        oracle = min(NAMES, key=lambda t: times[f"{t}_promote1"])
+        ceiling = times[CEILING]
+        rows.append((100 * (times[f"{pick}_promote1"] / times[f"{oracle}_promote1"] - 1), name,
+                     pick, oracle, 100 * ceiling / times[f"{pick}_promote1"],
+                     100 * ceiling / times[DEFAULT], 100 * ceiling / times[f"{oracle}_promote1"]))
+    def cut(values, pick=bf16_model.geomean):  # a %, cut to one decimal, never rounded up
+        return f"{math.floor(10 * pick(values)) / 10:.1f}%"
+
+    over = [r for r in rows if r[0] > 3]
+    lines = [f"{label} ({len(rows)} shapes): the model's pick {cut([r[4] for r in rows])} of "
+             f"cuBLASLt FP8 (lowest {cut([r[4] for r in rows], min)}), by_size as run "
+             f"{cut([r[5] for r in rows])} (lowest {cut([r[5] for r in rows], min)}), the oracle "
+             f"{cut([r[6] for r in rows])}; the pick more than 3% slower than the oracle on "
+             f"{len(over)}"]
+    lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
+              for gap, name, pick, oracle, *_ in sorted(over, reverse=True)]
+    return "\n".join(lines)
+
+
+def header_text(model):
+    lines = [
+        "// Written by scripts/fp8_model.py from the runs in results/22_gpu_fp8/model_fit/; edit",
+        "// that, not this. The constants of stage 22's model (README.md, G), in microseconds on an",
+        f"// H200 at its {bf16_model.FIT_CLOCK_MHZ} MHz maximum SM clock.",
+        "#pragma once",
+        "",
+        "namespace ladder::fp8_model {",
+        "",
+        f"inline constexpr double kFitClockMhz = {bf16_model.FIT_CLOCK_MHZ};",
+        "",
+        "// A tiling: 128 x BN tiles in clusters of `cluster` blocks; tau, a 128-deep slice's time,",
+        "// and phi, a tile's fixed cost (its first loads and its store).",
+        "struct TilingCost {",
+        "  int block_n, cluster;",
+        "  double tau, phi;",
+        "};",
+        "inline constexpr TilingCost kTilings[] = {",
+    ]
+    for i, name in enumerate(NAMES):
+        bn, c = TILINGS[name]
+        lines.append(f"    {{{bn}, {c}, {model.params[2 * i]:.6f}, {model.params[2 * i + 1]:.6f}}},"
+                     f"  // {name}")
+    lines += [
+        "};",
+        "",
+        f"inline constexpr double kLambda = {model.params[-1]:.6f};  // the launch",
+        f"inline constexpr double kBetaBytesPerUs = {model.beta:.1f};  // one SM's share of DRAM",
+        "",
+        "}  // namespace ladder::fp8_model",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def picks_text(model):
+    """model_picks.csv: each listed shape's pick on the H200's counts, its predicted time and the
+    DRAM rate the prediction took, which the stage's C++ model must reproduce (a host test)."""
+    rows = ["m,n,k,pick,predicted_us,bytes_per_us"]
+    seen = set()
+    for name in bf16_model.SHAPE_LISTS:
+        for shape in bf16_model.list_shapes(name):
+            if shape in seen:
+                continue
+            seen.add(shape)
+            pick = model.pick(*shape)
+            rows.append(f"{shape[0]},{shape[1]},{shape[2]},{pick},"
+                        f"{model.predict(pick, *shape):.6f},{model.gpu.bytes_per_us:.3f}")
+    return "\n".join(rows) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", action="store_true",
+                        help="write model_constants.hpp and model_picks.csv")
+    parser.add_argument("--check-written", action="store_true",
+                        help="exit 1 if a file --write writes differs")
+    options = parser.parse_args()
+    gpu = bf16_model.record_gpu()
+    fit_runs = [read_run(path) for path in FIT_RUNS]
+    model, samples = fitted(gpu, fit_runs)
+    report = report_text(gpu, model, samples, fit_runs)
+    if options.write or options.check_written:
+        files = ((HEADER, header_text(model)), (PICKS, picks_text(model)), (REPORT, report))
+        if not bf16_model.write_or_check(files, options.write, "fp8_model.py"):
+            return 1
+    print(report, end="")
+    return 0
+
+
+def report_text(gpu, model, samples, fit_runs):
+    """results/22_gpu_fp8/model.md: the constants and the checks, as the script prints them."""
+    lines = ["<!-- written by scripts/fp8_model.py --write -->",
+             "# Stage 22's model: its constants and its picks", "",
+             "NVIDIA H200 runs; % of cuBLASLt FP8 (E4M3, FP32 accumulate) in the same process. "
+             "Made by", "`python3 scripts/fp8_model.py`; [the notes](README.md) say what each "
+             "file is.", "", "```",
+             f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s; beta = "
+             f"{model.beta / 1e3:.0f} GB/s per SM",
+             f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}"]
+    for i, name in enumerate(NAMES):
+        lines.append(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "
+                     f"{model.params[2 * i + 1]:.2f} us a tile")
+    lines.append(f"  lambda {model.params[-1]:.2f} us")
+    check_run = read_run(CHECK_RUN)
+    # C rows of whole 16 bytes (N a multiple of 4) take the TMA store, which the constants
+    # price; the others store element by element, which they do not.
+    stored = {key: rows for key, rows in check_run.items() if key[2] % 4 == 0}
+    lines.append(f"Checked on {os.path.basename(CHECK_RUN)}: rms log error "
+                 f"{model.error(samples_of([stored])):.3f} on the {len(stored)} shapes whose C "
+                 f"takes the TMA store, {model.error(samples_of([check_run])):.3f} with the "
+                 f"{len(check_run) - len(stored)} whose N is no multiple of 4")
+    for path, run in zip(FIT_RUNS, fit_runs):
+        lines.append(check(model, run, "fit: " + os.path.basename(path)))
+    lines.append(check(model, check_run, "held out: " + os.path.basename(CHECK_RUN)))
+    lines.append("```")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
