@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "21_gpu_stream_k/model.hpp"
+#include "21_gpu_stream_k/model_constants.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
-#include "common/hopper/gpu_rates.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
 #include "common/hopper/persistent_rule.cuh"
+#include "common/hopper/tile_model.hpp"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
@@ -251,7 +251,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
 // The division of c's tiles by `scheme` among the clusters that fit (README.md, A); where split-K
 // or Stream-K would divide nothing, the tiles go whole, as data-parallel's.
-static_assert(kSliceK == kModelSliceK, "the model counts the slices divide() cuts");
+static_assert(kSliceK == stream_k_model::kModel.slice_k,
+              "the model counts the slices divide() cuts");
 
 template <class Cfg>
 Division divide(const Matrix& c, int k, Scheme scheme) {
@@ -357,28 +358,24 @@ constexpr Variant kVariants[] = {
     variant<Quarter, Scheme::split_k>("128x64_c1_split"),
 };
 static_assert(kVariants[0].launch == launch_by_shape,
-              "by_shape comes first: its choice i runs kVariants[i + 1]");
+              "by_shape comes first: its choice i > 0 runs kVariants[i]");
 
-// What the model reads of this GPU (gpu_rates.hpp; resident clusters, cluster_launch.hpp).
-StreamKGpu this_gpu(const StreamKWorkspace& workspace) {
-  const GpuRates rates = gpu_rates();
-  return {workspace.blocks(), resident_clusters_of<Wide>(gemm_stream_k<Wide, true>),
-          rates.clock_mhz, rates.bytes_per_us};
-}
-
-// by_shape: the model's choice on this GPU, or stage 19's default (launch_best), priced as the
-// whole tiles it would run on c.
+// by_shape: the model's choice on this GPU among stage 19's default (launch_best), priced as
+// the whole tiles it would run on c, and the variants after by_shape: candidate i is
+// kVariants[i] but for the first, which stands in by_shape's place. On a tie the first runs.
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  static const std::vector<Candidate> candidates = stream_k_candidates();
+  static const std::vector<Candidate> variants = stream_k_candidates();
   const PersistentTiling whole = best_tiling<Bf16Operands>(c);
-  const Candidate stage19{whole.narrow ? Narrow::kBlockN : Wide::kBlockN,
-                          whole.clusters ? Wide::kClusterM : 1, Scheme::data_parallel};
-  const int choice =
-      stream_k_choice(c.height, c.width, a.width, this_gpu(workspace), stage19, candidates);
-  if (choice < 0) {
+  std::vector<Candidate> candidates = {{whole.narrow ? Narrow::kBlockN : Wide::kBlockN,
+                                        whole.clusters ? Wide::kClusterM : 1,
+                                        Scheme::data_parallel}};
+  candidates.insert(candidates.end(), variants.begin(), variants.end());
+  const ModelGpu gpu = current_gpu(resident_clusters_of<Wide>(gemm_stream_k<Wide, true>));
+  const int choice = fastest(stream_k_model::kModel, c.height, c.width, a.width, gpu, candidates);
+  if (choice == 0) {
     launch_best<Bf16Operands>(a, b, c);
   } else {
-    kVariants[choice + 1].launch(a, b, c, workspace);  // after by_shape
+    kVariants[choice].launch(a, b, c, workspace);
   }
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "21_gpu_stream_k/model.hpp"
+#include "common/hopper/tile_model.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/operand_path.hpp"
@@ -15,8 +15,8 @@
 namespace ladder {
 
 // The variants by name: by_shape, the default, which picks one of the others (or stage 19's
-// default) per shape by a model (model.hpp), then each tiling (128 x N tiles, clusters of 1 or
-// 2) with a division: dp (whole tiles, as stage 19), split or stream.
+// default) per shape by a model (common/hopper/tile_model.hpp), then each tiling (128 x N
+// tiles, clusters of 1 or 2) with a division: dp (whole tiles, as stage 19), split or stream.
 std::vector<std::string> stream_k_configs();
 
 // The variants by_shape chooses among, as its model prices them: stream_k_configs() after
@@ -38,7 +38,6 @@ class StreamKWorkspace {
 
   float* partials() const { return partials_; }
   int* flags() const { return flags_; }
-  int blocks() const { return blocks_; }  // blocks it holds a partial tile for: one per SM
   std::size_t partial_bytes() const;       // the bytes at partials()
   std::size_t flag_count() const;          // the ints at flags()
   int device() const { return device_; }  // the device it was allocated on

@@ -5,16 +5,16 @@
 #include <string>
 #include <vector>
 
-#include "22_gpu_fp8/model.hpp"
+#include "22_gpu_fp8/model_constants.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
-#include "common/hopper/gpu_rates.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
+#include "common/hopper/tile_model.hpp"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
@@ -333,51 +333,62 @@ using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& s
 
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
 
-// A variant: its name, its launch, and how many slices of 128 the tensor cores sum between
-// promotions (0: never).
+// A variant: its name, its launch, how many slices of 128 the tensor cores sum between
+// promotions (0: never), and, for the tilings by_size chooses among, what the model prices it
+// as (block_n 0 for the others).
 struct Fp8Variant {
   const char* name;
   Fp8Launch launch;
   int promote_every;
+  Candidate priced;
 };
 
-const Fp8Variant kVariants[] = {
-    {"by_size", launch_by_size, 1},
-    {"128x256_c2_promote1", launch_per_tensor<Wide, 1, 2>, 1},
-    {"128x256_c1_promote1", launch_per_tensor<WideAlone, 1, 2>, 1},
-    {"128x192_c2_promote1", launch_per_tensor<Narrow, 1>, 1},
-    {"128x192_c1_promote1", launch_per_tensor<NarrowAlone, 1>, 1},
-    {"128x128_c1_promote1", launch_per_tensor<Alone128, 1>, 1},
-    {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2},
-    {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4},
-    {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0},
-    {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0},
-};
-
-// The tilings by_size chooses among, in the order of the model's constants
-// (model_constants.hpp), each with the variant (of kVariants) that runs it, promoted every slice.
-const Fp8ByShape kCandidates[] = {
-    {{256, 2}, 1}, {{256, 1}, 2}, {{192, 2}, 3}, {{192, 1}, 4}, {{128, 1}, 5},
-};
-
-// What the model reads of this GPU (gpu_rates.hpp; resident pairs, cluster_launch.hpp).
-Fp8Gpu this_gpu() {
-  using Pairs = Fp8Kernel<Wide, 1, false, 2>;
-  const GpuRates rates = gpu_rates();
-  return {device_attribute(cudaDevAttrMultiProcessorCount),
-          resident_clusters_of<Pairs>(gemm_fp8<Pairs, true>), rates.clock_mhz,
-          rates.bytes_per_us};
+// A tiling by_size chooses among: Cfg's whole tiles promoted every slice, priced as such.
+template <class Cfg, int Parts = 1>
+constexpr Fp8Variant priced_variant(const char* name) {
+  return {name, launch_per_tensor<Cfg, 1, Parts>, 1,
+          {Cfg::kBlockN, Cfg::kClusterM, Scheme::data_parallel}};
 }
 
-// by_size: the tiling the model (model.hpp) predicts fastest for this C and K.
-void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  static const std::vector<Fp8Tiling> tilings = [] {
-    std::vector<Fp8Tiling> all;
-    for (const Fp8ByShape& candidate : kCandidates) all.push_back(candidate.tiling);
+constexpr Fp8Variant kVariants[] = {
+    {"by_size", launch_by_size, 1, {}},
+    priced_variant<Wide, 2>("128x256_c2_promote1"),
+    priced_variant<WideAlone, 2>("128x256_c1_promote1"),
+    priced_variant<Narrow>("128x192_c2_promote1"),
+    priced_variant<NarrowAlone>("128x192_c1_promote1"),
+    priced_variant<Alone128>("128x128_c1_promote1"),
+    {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2, {}},
+    {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4, {}},
+    {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0, {}},
+    {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0, {}},
+};
+
+// The variants by_size chooses among, in kVariants' order, and what the model prices each as.
+struct Choices {
+  std::vector<int> variants;
+  std::vector<Candidate> priced;
+};
+const Choices& by_size_choices() {
+  static const Choices choices = [] {
+    Choices all;
+    for (int i = 0; i < static_cast<int>(std::size(kVariants)); ++i) {
+      if (kVariants[i].priced.block_n == 0) continue;
+      all.variants.push_back(i);
+      all.priced.push_back(kVariants[i].priced);
+    }
     return all;
   }();
-  const int choice = fp8_choice(c.height, c.width, a.width, this_gpu(), tilings);
-  kVariants[kCandidates[choice].variant].launch(a, b_t, c, scales);
+  return choices;
+}
+
+// by_size: the tiling the model (common/hopper/tile_model.hpp) predicts fastest for this C
+// and K.
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  using Pairs = Fp8Kernel<Wide, 1, false, 2>;
+  const Choices& choices = by_size_choices();
+  const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true>));
+  const int choice = fastest(fp8_model::kModel, c.height, c.width, a.width, gpu, choices.priced);
+  kVariants[choices.variants[choice]].launch(a, b_t, c, scales);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
@@ -416,8 +427,10 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8L
 
 std::vector<std::string> fp8_configs() { return config_names(kVariants); }
 
-std::vector<Fp8ByShape> fp8_by_size_candidates() {
-  return {std::begin(kCandidates), std::end(kCandidates)};
+std::vector<Candidate> fp8_priced() {
+  std::vector<Candidate> priced;
+  for (const Fp8Variant& variant : kVariants) priced.push_back(variant.priced);
+  return priced;
 }
 
 int fp8_promotion_window(const std::string& config, int k) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "22_gpu_fp8/model.hpp"
+#include "common/hopper/tile_model.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_fp8.hpp"
 #include "common/operand_path.hpp"
@@ -14,17 +14,13 @@
 namespace ladder {
 
 // The variants by name: the first the default, by_size, which runs one of the tilings promoted
-// every slice by a model of their times (model.hpp); the others those tilings and the
-// ablations of promotion (every 2 or 4 slices of 128, or never).
+// every slice by a model of their times (common/hopper/tile_model.hpp); the others those
+// tilings and the ablations of promotion (every 2 or 4 slices of 128, or never).
 std::vector<std::string> fp8_configs();
 
-// The tilings by_size chooses among, in the model's order, and the variant each runs (its
-// index in fp8_configs()).
-struct Fp8ByShape {
-  Fp8Tiling tiling;
-  int variant;
-};
-std::vector<Fp8ByShape> fp8_by_size_candidates();
+// What by_size's model prices each of fp8_configs() as: the tilings it chooses among; block_n
+// 0 for the variants it does not choose.
+std::vector<Candidate> fp8_priced();
 
 // How many products of K the tensor cores sum between two promotions under `config` (k where
 // it never promotes): the window of the error bound fp8_gemm_gamma.

@@ -1,18 +1,14 @@
-// Written by scripts/fp8_model.py from the runs in results/22_gpu_fp8/model_fit/; edit
-// that, not this. The constants of stage 22's model (README.md, G), in microseconds on an
-// H200 at its 1980 MHz maximum SM clock.
+// Written by scripts/fp8_model.py from the runs in results/22_gpu_fp8/model_fit/;
+// edit that, not this. The constants of stage 22's model (README.md, G),
+// in microseconds on an H200 at its 1980 MHz maximum SM clock.
 #pragma once
+
+#include "common/hopper/tile_model.hpp"
 
 namespace ladder::fp8_model {
 
-inline constexpr double kFitClockMhz = 1980;
-
-// A tiling: 128 x BN tiles in clusters of `cluster` blocks; tau, a 128-deep slice's time,
-// and phi, a tile's fixed cost (its first loads and its store).
-struct TilingCost {
-  int block_n, cluster;
-  double tau, phi;
-};
+// Each tiling: 128 x BN tiles in clusters of c; tau, a 128-deep slice's time, and phi,
+// a tile's fixed cost (its first loads and its store).
 inline constexpr TilingCost kTilings[] = {
     {256, 2, 0.710708, 3.904641},  // 128x256_c2
     {256, 1, 0.727679, 3.176301},  // 128x256_c1
@@ -21,7 +17,16 @@ inline constexpr TilingCost kTilings[] = {
     {128, 1, 0.425396, 1.414360},  // 128x128_c1
 };
 
-inline constexpr double kLambda = 4.708251;  // the launch
-inline constexpr double kBetaBytesPerUs = 50000.0;  // one SM's share of DRAM
+inline constexpr ModelConstants kModel = {
+    kTilings, 5,
+    128,  // slice_k
+    1,  // operand_bytes
+    0.000000,  // rho: a 128 x 256 partial tile read back
+    0.000000,  // sigma_split: a split-K launch's extra
+    0.000000,  // sigma_stream: a Stream-K launch's extra
+    4.708251,  // lambda: the launch
+    50000.0,  // beta: one SM's share of DRAM
+    1980,  // the clock of the fit
+};
 
 }  // namespace ladder::fp8_model

@@ -24,7 +24,6 @@ The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_s
 stage's default) and the oracle's (the fastest tiling, measured).
 """
 import argparse
-import csv
 import math
 import os
 import sys
@@ -43,65 +42,25 @@ REPORT = os.path.join(RESULTS, "model.md")
 CEILING = "cuBLASLt FP8 (E4M3, FP32 accumulate)"
 DEFAULT = "by_size"
 SLICE_K = 128
-# The tilings by_size chooses among, each a variant promoted every slice: (BN, cluster).
-TILINGS = {"128x256_c2": (256, 2), "128x256_c1": (256, 1), "128x192_c2": (192, 2),
-           "128x192_c1": (192, 1), "128x128_c1": (128, 1)}
-NAMES = list(TILINGS)
-cdiv = bf16_model.cdiv
+# The tilings by_size chooses among, each a variant promoted every slice (as stage 21's model
+# names them).
+NAMES = ["128x256_c2", "128x256_c1", "128x192_c2", "128x192_c1", "128x128_c1"]
 
 
-def rounds(sms, tiling, m, n):
-    bn, c = TILINGS[tiling]
-    return cdiv(cdiv(cdiv(m, 128), c) * cdiv(n, bn), sms // c)
+class Model(bf16_model.Model):
+    """Stage 21's model on FP8: 128-deep slices of 1-byte elements, whole tiles only (so rho and
+    the sigmas stay 0)."""
 
-
-def features(sms, tiling, m, n, k):
-    x = [0.0] * (2 * len(NAMES) + 1)
-    i = NAMES.index(tiling)
-    x[2 * i] = rounds(sms, tiling, m, n) * cdiv(k, SLICE_K)
-    x[2 * i + 1] = rounds(sms, tiling, m, n)
-    x[-1] = 1.0
-    return x
-
-
-class Model:
     def __init__(self, gpu, beta, params=None):
-        self.gpu, self.beta, self.params = gpu, beta, params
-
-    def memory_time(self, tiling, m, n, k):
-        bn, c = TILINGS[tiling]
-        rows = cdiv(m, 128)
-        per_cluster = 1 if (c == 2 and rows == 1) else c
-        active = min(rows * cdiv(n, bn), (self.gpu.sms // c) * per_cluster)
-        return (m * k + k * n + 4 * m * n) / min(self.gpu.bytes_per_us, active * self.beta)
-
-    def predict(self, tiling, m, n, k):
-        compute = sum(a * b for a, b in zip(self.params, features(self.gpu.sms, tiling, m, n, k)))
-        return max(compute, self.memory_time(tiling, m, n, k) + self.params[-1])
+        super().__init__(gpu, beta, 1, params, slice_k=SLICE_K, operand_bytes=1)
 
     def pick(self, m, n, k):
-        return min(NAMES, key=lambda t: self.predict(t, m, n, k))
+        return min(NAMES, key=lambda t: self.predict(t, "dp", m, n, k))
 
-    def fit(self, samples):
-        size = 2 * len(NAMES) + 1
-        a = [[0.0] * size for _ in range(size)]
-        b = [0.0] * size
-        for m, n, k, tiling, us in samples:
-            if self.memory_time(tiling, m, n, k) > 0.85 * us:
-                continue
-            x = features(self.gpu.sms, tiling, m, n, k)
-            for i in range(size):
-                b[i] += x[i] / us
-                for j in range(size):
-                    a[i][j] += x[i] * x[j] / us ** 2
-        for i in range(size):
-            a[i][i] += 1e-9
-        self.params = bf16_model.solve(a, b)
-        return self
-
-    def error(self, samples):
-        logs = [math.log(self.predict(t, m, n, k) / us) for m, n, k, t, us in samples]
-        return math.sqrt(sum(v * v for v in logs) / len(logs))
+    def constants(self, tiling):
+        """tau and phi of a tiling."""
+        i = bf16_model.NAMES.index(tiling)
+        return self.params[2 * i], self.params[2 * i + 1]
 
 
 def read_run(path):
@@ -111,7 +70,7 @@ def read_run(path):
 
 
 def samples_of(runs):
-    return [(m, n, k, t, rows[f"{t}_promote1"]) for run in runs
+    return [(m, n, k, t, "dp", rows[f"{t}_promote1"]) for run in runs
             for (_, m, n, k), rows in run.items() for t in NAMES if f"{t}_promote1" in rows]
 
 
@@ -154,38 +113,12 @@ def check(model, run, label):
 
 
 def header_text(model):
-    lines = [
-        "// Written by scripts/fp8_model.py from the runs in results/22_gpu_fp8/model_fit/; edit",
-        "// that, not this. The constants of stage 22's model (README.md, G), in microseconds on an",
-        f"// H200 at its {bf16_model.FIT_CLOCK_MHZ} MHz maximum SM clock.",
-        "#pragma once",
-        "",
-        "namespace ladder::fp8_model {",
-        "",
-        f"inline constexpr double kFitClockMhz = {bf16_model.FIT_CLOCK_MHZ};",
-        "",
-        "// A tiling: 128 x BN tiles in clusters of `cluster` blocks; tau, a 128-deep slice's time,",
-        "// and phi, a tile's fixed cost (its first loads and its store).",
-        "struct TilingCost {",
-        "  int block_n, cluster;",
-        "  double tau, phi;",
-        "};",
-        "inline constexpr TilingCost kTilings[] = {",
-    ]
-    for i, name in enumerate(NAMES):
-        bn, c = TILINGS[name]
-        lines.append(f"    {{{bn}, {c}, {model.params[2 * i]:.6f}, {model.params[2 * i + 1]:.6f}}},"
-                     f"  // {name}")
-    lines += [
-        "};",
-        "",
-        f"inline constexpr double kLambda = {model.params[-1]:.6f};  // the launch",
-        f"inline constexpr double kBetaBytesPerUs = {model.beta:.1f};  // one SM's share of DRAM",
-        "",
-        "}  // namespace ladder::fp8_model",
-        "",
-    ]
-    return "\n".join(lines)
+    """22_gpu_fp8/model_constants.hpp: the fitted constants; FP8 divides no tile, so rho and the
+    sigmas are 0."""
+    tilings = [(name, *bf16_model.TILINGS[name][1:], *model.constants(name)) for name in NAMES]
+    return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
+                                       "stage 22's model (README.md, G)", "fp8_model", tilings,
+                                       SLICE_K, 1, (0.0, 0.0, 0.0, model.params[-1]), model.beta)
 
 
 def picks_text(model):
@@ -200,7 +133,7 @@ def picks_text(model):
             seen.add(shape)
             pick = model.pick(*shape)
             rows.append(f"{shape[0]},{shape[1]},{shape[2]},{pick},"
-                        f"{model.predict(pick, *shape):.6f},{model.gpu.bytes_per_us:.3f}")
+                        f"{model.predict(pick, 'dp', *shape):.6f},{model.gpu.bytes_per_us:.3f}")
     return "\n".join(rows) + "\n"
 
 
@@ -234,9 +167,9 @@ def report_text(gpu, model, samples, fit_runs):
              f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s; beta = "
              f"{model.beta / 1e3:.0f} GB/s per SM",
              f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}"]
-    for i, name in enumerate(NAMES):
-        lines.append(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "
-                     f"{model.params[2 * i + 1]:.2f} us a tile")
+    for name in NAMES:
+        tau, phi = model.constants(name)
+        lines.append(f"  {name}: tau {tau:.3f} us a slice, phi {phi:.2f} us a tile")
     lines.append(f"  lambda {model.params[-1]:.2f} us")
     check_run = read_run(CHECK_RUN)
     # C rows of whole 16 bytes (N a multiple of 4) take the TMA store, which the constants

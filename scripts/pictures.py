@@ -34,8 +34,8 @@ STAGE_17 = "17_gpu_warp_specialized/kernel.cu"
 STAGE_18 = "18_gpu_persistent/kernel.cu"
 TF32_SWAPPED = "20_gpu_tf32/tf32_swapped.cu"
 STAGE_21 = "21_gpu_stream_k/kernel.cu"
-STAGE_21_MODEL = "21_gpu_stream_k/model.hpp"
-STAGE_21_SPLIT = "21_gpu_stream_k/model.cpp"
+STAGE_21_MODEL = "common/hopper/tile_model.hpp"
+STAGE_21_SPLIT = "common/hopper/tile_model.cpp"
 STAGE_22 = "22_gpu_fp8/kernel.cu"
 # Stage 21's model check: the runs it was fitted on, the lists' latest runs, the copy rate.
 MODEL_RUNS = tuple(f"results/21_gpu_stream_k/{folder}{name}" for folder in ("model_fit/", "")
@@ -1468,10 +1468,13 @@ def promotion():
     table = find(STAGE_22, r"kVariants\[\] = \{(.*?)\};",
                  "the table of variants kVariants").group(1)
     variants = [(name, int(window), int(variant_parts or 1)) for name, window, variant_parts in
-                re.findall(r'\{"(\w+)", launch_per_tensor<\w+, (\d+)(?:, (\d+))?>, \d+\}', table)]
+                re.findall(r'\{"(\w+)", launch_per_tensor<\w+, (\d+)(?:, (\d+))?>, \d+, \{\}\}', table)]
+    # The tilings by_size chooses among are promoted every slice (priced_variant).
+    variants += [(name, 1, int(variant_parts or 1)) for variant_parts, name in
+                 re.findall(r'priced_variant<\w+(?:, (\d+))?>\("(\w+)"\)', table)]
     if not variants:
         raise MissingConstant(f"{STAGE_22}: no variant per tensor in kVariants (looked for "
-                              '{"name", launch_per_tensor<Tiling, PromoteEvery>, N})')
+                              '{"name", launch_per_tensor<Tiling, PromoteEvery>, N, {}})')
     windows = sorted({window for _, window, _ in variants})
     longest_name, longest, longest_parts = max(variants, key=lambda variant: variant[1])
     find(STAGE_22,

@@ -64,7 +64,7 @@ SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldou
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
 FIT_CLOCK_MHZ = 1980
-MODEL_HEADER = os.path.join(REPO, "21_gpu_stream_k", "model.hpp")
+MODEL_HEADER = os.path.join(REPO, "common", "hopper", "tile_model.hpp")
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
 CHECK_LISTS = SHAPE_LISTS
@@ -86,7 +86,7 @@ def cdiv(a, b):
 
 
 def max_split():
-    """kMaxSplit, read from the stage's model.hpp, which divide() shares."""
+    """kMaxSplit, read from common/hopper/tile_model.hpp, which divide() shares."""
     with open(MODEL_HEADER) as f:
         found = re.search(r"constexpr int kMaxSplit = (\d+);", f.read())
     if not found:
@@ -123,9 +123,10 @@ def split_ways(t, resident, slices, most):
     return 1 if rest == 0 else min(resident // rest, most, slices)
 
 
-def work(gpu, tiling, scheme, m, n, k, most):
-    """(slices, tiles, partial tiles) of the slowest cluster, and whether the scheme divided."""
-    t, slices, r = tiles(tiling, m, n), cdiv(k, SLICE_K), gpu.resident(tiling)
+def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
+    """(slices, tiles, partial tiles) of the slowest cluster, and whether the scheme divided;
+    slices slice_k deep."""
+    t, slices, r = tiles(tiling, m, n), cdiv(k, slice_k), gpu.resident(tiling)
     whole = (cdiv(t, r) * slices, cdiv(t, r), 0)
     if scheme == "split":
         s = split_ways(t, r, slices, most)
@@ -161,16 +162,18 @@ def candidates(gpu, m, n):
 
 
 class Model:
-    """tau and phi per tiling, then rho, sigma_split, sigma_stream, lambda; beta per SM."""
+    """tau and phi per tiling, then rho, sigma_split, sigma_stream, lambda; beta per SM. BF16's
+    slices and elements by default; stage 22's model is the same with FP8's (fp8_model.py)."""
     SIZE = 2 * len(NAMES) + 4
 
-    def __init__(self, gpu, beta, most, params=None):
+    def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
+        self.slice_k, self.operand_bytes = slice_k, operand_bytes
 
     def features(self, tiling, scheme, m, n, k):
         x = [0.0] * self.SIZE
         (slices, tile_count, partials), divided = work(self.gpu, tiling, scheme, m, n, k,
-                                                       self.most)
+                                                       self.most, self.slice_k)
         i = NAMES.index(tiling)
         x[2 * i], x[2 * i + 1] = slices, tile_count
         bm, bn, _ = TILINGS[tiling]
@@ -187,7 +190,7 @@ class Model:
         active = self.gpu.resident(tiling) * per_cluster
         if scheme == "dp":
             active = min(rows * cdiv(n, bn), active)
-        moved = 2 * (m * k + k * n) + 4 * m * n
+        moved = self.operand_bytes * (m * k + k * n) + 4 * m * n
         return moved / min(self.gpu.bytes_per_us, active * self.beta)
 
     def predict(self, tiling, scheme, m, n, k):
@@ -290,39 +293,54 @@ def check(model, run, label):
 def header_text(model):
     """21_gpu_stream_k/model_constants.hpp: the fitted constants, in the model's units."""
     rho, split, stream, launch = model.params[-4:]
+    tilings = []
+    for i, name in enumerate(NAMES):
+        _, bn, c = TILINGS[name]
+        tilings.append((name, bn, c, model.params[2 * i], model.params[2 * i + 1]))
+    return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
+                            "stage 21's model (README.md, D)", "stream_k_model", tilings,
+                            SLICE_K, 2, (rho, split, stream, launch), model.beta)
+
+
+def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
+                     fixed, beta):
+    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice depth
+    and element size, rho, the two sigmas and lambda (`fixed`), and beta, as
+    common/hopper/tile_model.hpp's ModelConstants."""
+    rho, split, stream, launch = fixed
     lines = [
-        "// Written by scripts/stream_k_model.py from the runs in results/21_gpu_stream_k/model_fit/;",
-        "// edit that, not this. The constants of stage 21's model (README.md, D), in microseconds",
-        f"// on an H200 at its {FIT_CLOCK_MHZ} MHz maximum SM clock.",
+        f"// Written by scripts/{script} from the runs in {fit_runs};",
+        f"// edit that, not this. The constants of {whose},",
+        f"// in microseconds on an H200 at its {FIT_CLOCK_MHZ} MHz maximum SM clock.",
         "#pragma once",
         "",
-        "namespace ladder::stream_k_model {",
+        '#include "common/hopper/tile_model.hpp"',
         "",
-        f"inline constexpr double kFitClockMhz = {FIT_CLOCK_MHZ};",
+        f"namespace ladder::{namespace} {{",
         "",
-        "// A tiling: BM x BN tiles in clusters of `cluster` blocks; tau, a 64-deep slice's time, and",
-        "// phi, a tile's fixed cost (its first loads and its store).",
-        "struct TilingCost {",
-        "  const char* name;",
-        "  int block_m, block_n, cluster;",
-        "  double tau, phi;",
-        "};",
+        f"// Each tiling: 128 x BN tiles in clusters of c; tau, a {slice_k}-deep slice's time, and "
+        "phi,",
+        "// a tile's fixed cost (its first loads and its store).",
         "inline constexpr TilingCost kTilings[] = {",
     ]
-    for i, name in enumerate(NAMES):
-        bm, bn, c = TILINGS[name]
-        lines.append(f'    {{"{name}", {bm}, {bn}, {c}, {model.params[2 * i]:.6f}, '
-                     f'{model.params[2 * i + 1]:.6f}}},')
+    for name, bn, c, tau, phi in tilings:
+        lines.append(f"    {{{bn}, {c}, {tau:.6f}, {phi:.6f}}},  // {name}")
     lines += [
         "};",
         "",
-        f"inline constexpr double kRho = {rho:.6f};  // a 128 x 256 partial tile read back",
-        f"inline constexpr double kSigmaSplit = {split:.6f};  // a split-K launch's extra",
-        f"inline constexpr double kSigmaStream = {stream:.6f};  // a Stream-K launch's extra",
-        f"inline constexpr double kLambda = {launch:.6f};  // the launch",
-        f"inline constexpr double kBetaBytesPerUs = {model.beta:.1f};  // one SM's share of DRAM",
+        "inline constexpr ModelConstants kModel = {",
+        f"    kTilings, {len(tilings)},",
+        f"    {slice_k},  // slice_k",
+        f"    {operand_bytes},  // operand_bytes",
+        f"    {rho:.6f},  // rho: a 128 x 256 partial tile read back",
+        f"    {split:.6f},  // sigma_split: a split-K launch's extra",
+        f"    {stream:.6f},  // sigma_stream: a Stream-K launch's extra",
+        f"    {launch:.6f},  // lambda: the launch",
+        f"    {beta:.1f},  // beta: one SM's share of DRAM",
+        f"    {FIT_CLOCK_MHZ},  // the clock of the fit",
+        "};",
         "",
-        "}  // namespace ladder::stream_k_model",
+        f"}}  // namespace ladder::{namespace}",
         "",
     ]
     return "\n".join(lines)

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "22_gpu_fp8/kernel.hpp"
+#include "22_gpu_fp8/model_constants.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
@@ -31,6 +32,7 @@
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/fp8_operands.hpp"
 #include "common/harness/verify.hpp"
+#include "common/hopper/tile_model.hpp"
 #include "common/host_matrix.hpp"
 #include "common/host_matrix_fp8.hpp"
 #include "common/matrix_fp8.hpp"
@@ -881,26 +883,29 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
   REQUIRE(fp8_gemm_gamma(1000, 0) < fp8_gemm_gamma(1000, 128));
 }
 
-// Stage 22's model (model.cpp) against its script (scripts/fp8_model.py), which records in
-// model_picks.csv, for every shape of the four shape lists on the H200's counts, the tiling it
-// picks and the time it predicts, with the DRAM rate it took. No GPU needed: the model is a pure
-// function.
+// Stage 22's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
+// (scripts/fp8_model.py), which records in model_picks.csv, for every shape of the four shape
+// lists on the H200's counts, the tiling it picks and the time it predicts, with the DRAM rate it
+// took. No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
 TEST_CASE("22's model makes its script's pick and prediction on every listed shape", "[stage22]") {
   const std::vector<std::string> names = fp8_configs();
-  const std::vector<Fp8ByShape> candidates = fp8_by_size_candidates();
-  std::vector<Fp8Tiling> tilings;
-  // Each candidate runs the variant its name says, promoted every slice: "128x192_c1_promote1".
-  for (const Fp8ByShape& candidate : candidates) {
-    REQUIRE(candidate.variant > 0);
-    REQUIRE(candidate.variant < static_cast<int>(names.size()));
-    CAPTURE(names[candidate.variant]);
-    REQUIRE(names[candidate.variant] == "128x" + std::to_string(candidate.tiling.block_n) + "_c" +
-                                            std::to_string(candidate.tiling.cluster) +
-                                            "_promote1");
-    REQUIRE(fp8_promotion_window(names[candidate.variant], 4096) ==
-            fp8_promotion_window("by_size", 4096));
-    tilings.push_back(candidate.tiling);
+  const std::vector<Candidate> priced = fp8_priced();
+  REQUIRE(priced.size() == names.size());
+  std::vector<int> variants;  // the variants by_size chooses among
+  std::vector<Candidate> candidates;
+  // Each runs the tiling its name says, whole tiles promoted every slice: "128x192_c1_promote1".
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (priced[i].block_n == 0) continue;
+    CAPTURE(names[i]);
+    REQUIRE(i > 0);
+    REQUIRE(priced[i].scheme == Scheme::data_parallel);
+    REQUIRE(names[i] == "128x" + std::to_string(priced[i].block_n) + "_c" +
+                            std::to_string(priced[i].cluster) + "_promote1");
+    REQUIRE(fp8_promotion_window(names[i], 4096) == fp8_promotion_window("by_size", 4096));
+    variants.push_back(static_cast<int>(i));
+    candidates.push_back(priced[i]);
   }
+  REQUIRE(candidates.size() == 5);
   std::ifstream picks(LADDER_SOURCE_DIR "/results/22_gpu_fp8/model_picks.csv");
   REQUIRE(picks);
   std::string line;
@@ -914,28 +919,12 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     REQUIRE(field.size() == 6);
     CAPTURE(line);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const Fp8Gpu h200{132, 66, 1980, std::stod(field[5])};
-    const int choice = fp8_choice(m, n, k, h200, tilings);
-    REQUIRE(names[candidates[choice].variant] == field[3] + "_promote1");
-    REQUIRE(fp8_predicted_us(tilings[choice], m, n, k, h200) ==
+    const ModelGpu h200{132, 66, 1980, std::stod(field[5])};
+    const int choice = fastest(fp8_model::kModel, m, n, k, h200, candidates);
+    REQUIRE(names[variants[choice]] == field[3] + "_promote1");
+    REQUIRE(predicted_us(fp8_model::kModel, candidates[choice], m, n, k, h200) ==
             Approx(std::stod(field[4])).epsilon(1e-6));
     ++shapes;
   }
   REQUIRE(shapes >= 70);
-}
-
-TEST_CASE("22's model scales with the clock and refuses a GPU it cannot count", "[stage22]") {
-  const Fp8Gpu h200{132, 66, 1980, 4.2e6};  // about the H200's copy rate, bytes a microsecond
-  Fp8Gpu slower = h200;
-  slower.clock_mhz = 990;
-  // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
-  // twice the time but the launch.
-  const Fp8Tiling pairs{256, 2};
-  REQUIRE(fp8_predicted_us(pairs, 8192, 8192, 8192, slower) >
-          1.9 * fp8_predicted_us(pairs, 8192, 8192, 8192, h200));
-  for (const Fp8Gpu& broken : {Fp8Gpu{}, Fp8Gpu{132, 0, 1980, 4e6}, Fp8Gpu{132, 66, 0, 4e6},
-                               Fp8Gpu{132, 66, 1980, 0}}) {
-    REQUIRE_THROWS_AS(fp8_choice(4096, 4096, 4096, broken, {pairs}), std::invalid_argument);
-  }
-  REQUIRE_THROWS_AS(fp8_choice(4096, 4096, 4096, h200, {{96, 1}}), std::invalid_argument);
 }

@@ -30,13 +30,15 @@
 #include "19_gpu_clusters/kernel.hpp"
 #include "20_gpu_tf32/kernel.hpp"
 #include "21_gpu_stream_k/kernel.hpp"
-#include "21_gpu_stream_k/model.hpp"
+#include "21_gpu_stream_k/model_constants.hpp"
+#include "22_gpu_fp8/model_constants.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"
 #include "common/device_memory.hpp"
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
+#include "common/hopper/tile_model.hpp"
 #include "common/operand_path.hpp"
 #include "busy_sms.hpp"
 #include "guarded_layouts.hpp"
@@ -428,10 +430,10 @@ std::vector<test::GemmCase> stream_k_cases() {
   return cases;
 }
 
-// Stage 21's model (model.cpp) against its script (scripts/stream_k_model.py), which records in
-// model_picks.csv, for every shape of the four shape lists on the H200's counts, the variant it
-// picks and the time it predicts, with the DRAM rate it took. No GPU needed: the model is a pure
-// function.
+// Stage 21's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
+// (scripts/stream_k_model.py), which records in model_picks.csv, for every shape of the four
+// shape lists on the H200's counts, the variant it picks and the time it predicts, with the DRAM
+// rate it took. No GPU needed: the model is a pure function.
 TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
   std::ifstream picks(LADDER_SOURCE_DIR "/results/21_gpu_stream_k/model_picks.csv");
   REQUIRE(picks);
@@ -463,37 +465,43 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
     REQUIRE(field.size() == 7);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const StreamKGpu h200{132, 66, 1980, std::stod(field[6])};
+    const ModelGpu h200{132, 66, 1980, std::stod(field[6])};
     CAPTURE(line);
-    Candidate stage19{0, 0, Scheme::data_parallel};  // "128x256_c2": 128 x 256 tiles, pairs
-    REQUIRE(std::sscanf(field[3].c_str(), "128x%d_c%d", &stage19.block_n, &stage19.cluster) == 2);
-    const int choice = stream_k_choice(m, n, k, h200, stage19, candidates);
-    REQUIRE((choice < 0 ? std::string() : names[choice + 1]) == field[4]);
-    const double us = stream_k_predicted_us(choice < 0 ? stage19 : candidates[choice], m, n, k,
-                                            h200);
+    // As by_shape prices them: stage 19's whole tiles in by_shape's place, then the variants.
+    std::vector<Candidate> priced = {{0, 0, Scheme::data_parallel}};  // "128x256_c2": pairs
+    REQUIRE(std::sscanf(field[3].c_str(), "128x%d_c%d", &priced[0].block_n,
+                        &priced[0].cluster) == 2);
+    priced.insert(priced.end(), candidates.begin(), candidates.end());
+    const int choice = fastest(stream_k_model::kModel, m, n, k, h200, priced);
+    REQUIRE((choice == 0 ? std::string() : names[choice]) == field[4]);
+    const double us = predicted_us(stream_k_model::kModel, priced[choice], m, n, k, h200);
     REQUIRE(us == Approx(std::stod(field[5])).epsilon(1e-6));
     ++shapes;
   }
   REQUIRE(shapes >= 70);
 }
 
-TEST_CASE("21's model scales with the clock and refuses a GPU it cannot count", "[stage21]") {
-  const StreamKGpu h200{132, 66, 1980, 4.2e6};  // about the H200's copy rate, bytes a microsecond
-  StreamKGpu slower = h200;
-  slower.clock_mhz = 990;
-  // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
-  // twice the time but the launch.
-  const Candidate pairs{256, 2, Scheme::data_parallel};
-  const double fast = stream_k_predicted_us(pairs, 8192, 8192, 8192, h200);
-  const double slow = stream_k_predicted_us(pairs, 8192, 8192, 8192, slower);
-  REQUIRE(slow > 1.9 * fast);
-  for (StreamKGpu broken : {StreamKGpu{}, StreamKGpu{132, 0, 1980, 4e6},
-                            StreamKGpu{132, 66, 0, 4e6}, StreamKGpu{132, 66, 1980, 0}}) {
-    REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, broken, pairs, {}),
-                      std::invalid_argument);
+// The model of stages 21 and 22 (common/hopper/tile_model.cpp), with either stage's constants.
+TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot count",
+          "[stage21][stage22]") {
+  for (const ModelConstants& model : {stream_k_model::kModel, fp8_model::kModel}) {
+    const ModelGpu h200{132, 66, 1980, 4.2e6};  // about the H200's copy rate, bytes a microsecond
+    ModelGpu slower = h200;
+    slower.clock_mhz = 990;
+    // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
+    // twice the time but the launch.
+    const Candidate pairs{256, 2, Scheme::data_parallel};
+    const double fast = predicted_us(model, pairs, 8192, 8192, 8192, h200);
+    const double slow = predicted_us(model, pairs, 8192, 8192, 8192, slower);
+    REQUIRE(slow > 1.9 * fast);
+    for (ModelGpu broken : {ModelGpu{}, ModelGpu{132, 0, 1980, 4e6}, ModelGpu{132, 66, 0, 4e6},
+                            ModelGpu{132, 66, 1980, 0}}) {
+      REQUIRE_THROWS_AS(fastest(model, 4096, 4096, 4096, broken, {pairs}),
+                        std::invalid_argument);
+    }
+    const Candidate untuned{96, 1, Scheme::data_parallel};
+    REQUIRE_THROWS_AS(fastest(model, 4096, 4096, 4096, h200, {untuned}), std::invalid_argument);
   }
-  const Candidate untuned{96, 1, Scheme::data_parallel};
-  REQUIRE_THROWS_AS(stream_k_choice(4096, 4096, 4096, h200, untuned, {}), std::invalid_argument);
 }
 
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {

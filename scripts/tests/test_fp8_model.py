@@ -1,5 +1,6 @@
-"""scripts/fp8_model.py: the rounds of whole tiles each tiling takes, a fit that recovers the
-constants it was made from, and the check on the committed runs."""
+"""scripts/fp8_model.py: stage 21's model on FP8's slices: the rounds of whole tiles each tiling
+takes, a fit that recovers the constants it was made from, and the check on the committed
+runs."""
 import os
 import sys
 import unittest
@@ -13,23 +14,31 @@ import stream_k_model  # noqa: E402
 H200 = stream_k_model.Gpu(132, 4.2e6)
 
 
+def rounds(tiling, m, n):
+    """The rounds of whole tiles the slowest cluster takes: the tiles it starts."""
+    return stream_k_model.work(H200, tiling, "dp", m, n, 4096, 1, model.SLICE_K)[0][1]
+
+
 class RoundsTest(unittest.TestCase):
     def test_rounds_of_whole_tiles(self):
         # 4096 x 2112: 32 x 9 tiles of 128 x 256 (the last 64 columns wide) alone, 3 rounds on
         # 132 SMs; 32 x 11 of 128 x 192 in pairs, 176 cluster tiles on 66 pairs, 3 rounds.
-        self.assertEqual(model.rounds(132, "128x256_c1", 4096, 2112), 3)
-        self.assertEqual(model.rounds(132, "128x192_c2", 4096, 2112), 3)
+        self.assertEqual(rounds("128x256_c1", 4096, 2112), 3)
+        self.assertEqual(rounds("128x192_c2", 4096, 2112), 3)
         # One tile row in pairs still counts as one cluster tile per column.
-        self.assertEqual(model.rounds(132, "128x256_c2", 128, 8192), 1)
-        x = model.features(132, "128x128_c1", 1024, 1024, 1024)
-        i = 2 * model.NAMES.index("128x128_c1")
+        self.assertEqual(rounds("128x256_c2", 128, 8192), 1)
+        x = model.Model(H200, 1e9).features("128x128_c1", "dp", 1024, 1024, 1024)
+        i = 2 * stream_k_model.NAMES.index("128x128_c1")
         self.assertEqual((x[i], x[i + 1], x[-1]), (8.0, 1.0, 1.0))  # 1 round of 8 slices
 
 
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
-        truth = model.Model(H200, 1e9, [0.7, 3.9, 0.72, 3.2, 0.55, 3.0, 0.53, 2.4, 0.42, 1.4, 4.7])
-        samples = [(m, n, k, t, truth.predict(t, m, n, k)) for t in model.NAMES
+        # tau and phi of stage 21's six tilings (FP8 has no 128 x 64), no partial tiles or
+        # divisions, then the launch.
+        truth = model.Model(H200, 1e9, [0.7, 3.9, 0.72, 3.2, 0.55, 3.0, 0.53, 2.4, 0.42, 1.4,
+                                        0.0, 0.0, 0.0, 0.0, 0.0, 4.7])
+        samples = [(m, n, k, t, "dp", truth.predict(t, "dp", m, n, k)) for t in model.NAMES
                    for m, n, k in [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024),
                                    (2048, 8192, 2048), (8192, 3072, 8192), (4096, 2112, 7168)]]
         found = model.Model(H200, 1e9).fit(samples)

@@ -1,0 +1,136 @@
+#include "common/hopper/tile_model.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.hpp"
+
+namespace ladder {
+namespace {
+
+constexpr double kCopyShareOfPeak = 0.869;
+
+long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candidate) {
+  for (int i = 0; i < model.tiling_count; ++i) {
+    const TilingCost& t = model.tilings[i];
+    if (t.block_n == candidate.block_n && t.cluster == candidate.cluster) return t;
+  }
+  throw std::invalid_argument("the tile model has no tiling 128x" +
+                              std::to_string(candidate.block_n) + " in clusters of " +
+                              std::to_string(candidate.cluster));
+}
+
+// What the slowest cluster does, as stage 21's divide() hands out the work.
+struct Work {
+  long long slices = 0;    // slices it multiplies
+  long long tiles = 0;     // tiles it starts (each pays phi)
+  long long partials = 0;  // partial tiles its finishing parts read back
+  bool divided = false;    // split-K or Stream-K cut some tile
+};
+
+Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long n, long long k,
+                     long long slice_k, long long resident) {
+  const long long tiles = cdiv(cdiv(m, 128), t.cluster) * cdiv(n, t.block_n);
+  const long long slices = cdiv(k, slice_k);
+  const long long rest = tiles % resident;
+  if (scheme == Scheme::split_k) {
+    const long long ways = split_ways(tiles, resident, slices);
+    if (ways > 1) {
+      return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1, ways - 1, true};
+    }
+  }
+  if (scheme == Scheme::stream_k && rest != 0) {
+    // All but the last two waves go whole; the rest's slices are shared evenly.
+    const long long whole = std::max(0LL, tiles / resident - 1) * resident;
+    const long long shared = (tiles - whole) * slices;
+    if (shared >= resident) {
+      const long long share = cdiv(shared, resident);
+      return {whole / resident * slices + share, whole / resident + cdiv(share, slices) + 1, 1,
+              true};
+    }
+  }
+  const long long rounds = cdiv(tiles, resident);
+  return {rounds * slices, rounds, 0, false};
+}
+
+}  // namespace
+
+ModelGpu current_gpu(int pairs) {
+  static std::mutex mutex;
+  static std::map<int, ModelGpu> asked;  // device -> its counts, pairs left out
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto known = asked.find(device);
+  if (known == asked.end()) {
+    const double memory_khz = device_attribute(cudaDevAttrMemoryClockRate);
+    const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
+    const ModelGpu gpu{device_attribute(cudaDevAttrMultiProcessorCount), 0,
+                       device_attribute(cudaDevAttrClockRate) / 1e3,
+                       kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
+    known = asked.emplace(device, gpu).first;
+  }
+  ModelGpu gpu = known->second;
+  gpu.pairs = pairs;
+  return gpu;
+}
+
+int split_ways(long long tiles, long long resident, long long slices) {
+  const long long rest = tiles % resident;
+  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, 1LL * kMaxSplit, slices}));
+}
+
+double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
+                    const ModelGpu& gpu) {
+  if (gpu.sms < 1 || gpu.pairs < 1 || !(gpu.clock_mhz > 0) || !(gpu.bytes_per_us > 0)) {
+    throw std::invalid_argument("the tile model: a GPU counted with " + std::to_string(gpu.sms) +
+                                " SMs, " + std::to_string(gpu.pairs) + " pairs, " +
+                                std::to_string(gpu.clock_mhz) + " MHz and " +
+                                std::to_string(gpu.bytes_per_us) + " bytes a microsecond");
+  }
+  const TilingCost& t = tiling_of(model, candidate);
+  const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
+  const Work w = slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident);
+  // The compute side: slices and tiles at the tiling's rates, partial tiles read back, the
+  // division's fixed extra, all at the fitted clock's speed; then the launch.
+  const double scheme = !w.divided                             ? 0
+                        : candidate.scheme == Scheme::split_k ? model.sigma_split
+                                                              : model.sigma_stream;
+  const double at_fit_clock = t.tau * w.slices + t.phi * w.tiles +
+                              model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
+  const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
+  // The memory side: the least a product moves, at what the busy SMs can draw (a pair over one
+  // tile row does one block's work; whole tiles busy no more SMs than there are tiles).
+  const long long rows = cdiv(m, 128);
+  long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
+  if (candidate.scheme == Scheme::data_parallel) {
+    active = std::min(rows * cdiv(n, t.block_n), active);
+  }
+  const double moved =
+      model.operand_bytes * (static_cast<double>(m) * k + static_cast<double>(k) * n) +
+      4.0 * static_cast<double>(m) * n;
+  const double memory =
+      moved / std::min(gpu.bytes_per_us, active * model.beta_bytes_per_us) + model.lambda;
+  return std::max(compute, memory);
+}
+
+int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
+            const std::vector<Candidate>& candidates) {
+  int choice = 0;
+  double best = 0;
+  for (int i = 0; i < static_cast<int>(candidates.size()); ++i) {
+    const double us = predicted_us(model, candidates[i], m, n, k, gpu);
+    if (i == 0 || us < best) {
+      best = us;
+      choice = i;
+    }
+  }
+  return choice;
+}
+
+}  // namespace ladder

@@ -1,0 +1,81 @@
+// The model that picks a persistent stage's variant: stage 21's by_shape and stage 22's
+// by_size run the candidate whose time it predicts shortest from the shape and a few counts of
+// the GPU (21_gpu_stream_k/README.md, D). Each stage brings its constants, which its script
+// fits on timed runs and writes into its model_constants.hpp. Host code only.
+#pragma once
+
+#include <vector>
+
+namespace ladder {
+
+// What the model reads of the GPU besides the shape.
+struct ModelGpu {
+  int sms = 0;              // one block of every tiling each
+  int pairs = 0;            // clusters of two 128 x 256 blocks resident at once
+  double clock_mhz = 0;     // the maximum SM clock
+  double bytes_per_us = 0;  // what DRAM delivers to a copy
+};
+
+// The current device's counts, with `pairs` as the caller counts them for its own kernel
+// (cluster_launch.hpp's resident_clusters_of). The rest is asked of the driver the first time
+// for each device and kept under a lock (host threads may launch at once): the driver takes
+// about a millisecond to tell the clocks, which asked on every call would cost more than the
+// product on most shapes of the lists. The copy rate is the peak the memory clock and bus width
+// give (two transfers a clock) times the share of it cudaMemcpy reached on the H200: 4,185 of
+// 4,814 GB/s (results/21_gpu_stream_k/model.md).
+ModelGpu current_gpu(int pairs);
+
+// Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
+// and read for a shorter product.
+inline constexpr int kMaxSplit = 4;
+
+// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
+// `resident` clusters: 1 where the waves are whole or the last one too full to split. Stage
+// 21's divide() cuts the tiles so, and the model counts them so.
+int split_ways(long long tiles, long long resident, long long slices);
+
+// How a variant divides the tiles among the clusters (21_gpu_stream_k/README.md, A): whole
+// tiles as stage 19 (data-parallel), the last wave's tiles cut along K (split-K), or the last
+// two waves' slices shared evenly (Stream-K).
+enum class Scheme { data_parallel, split_k, stream_k };
+
+// What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by
+// `scheme`.
+struct Candidate {
+  int block_n;
+  int cluster;
+  Scheme scheme;
+};
+
+// A tiling's constants: 128 x block_n tiles in clusters of `cluster` blocks; tau, a slice's
+// time, and phi, a tile's fixed cost (its first loads and its store).
+struct TilingCost {
+  int block_n, cluster;
+  double tau, phi;
+};
+
+// One stage's constants, in microseconds at fit_clock_mhz.
+struct ModelConstants {
+  const TilingCost* tilings;
+  int tiling_count;
+  int slice_k;        // the K one slice covers
+  int operand_bytes;  // the bytes an element of A or B takes
+  double rho;         // a 128 x 256 partial tile read back
+  double sigma_split;   // a split-K launch's extra
+  double sigma_stream;  // a Stream-K launch's extra
+  double lambda;        // the launch
+  double beta_bytes_per_us;  // one SM's share of DRAM
+  double fit_clock_mhz;
+};
+
+// The predicted microseconds of an m x n x k product for `candidate`. Throws
+// std::invalid_argument for a GPU counted with no SM, no pair, no clock or no bandwidth, or a
+// tiling `model` has no constants for.
+double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
+                    const ModelGpu& gpu);
+
+// The index in `candidates` of the one predicted fastest; the first on a tie.
+int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
+            const std::vector<Candidate>& candidates);
+
+}  // namespace ladder
