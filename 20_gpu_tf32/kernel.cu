@@ -1,7 +1,6 @@
 #include "20_gpu_tf32/kernel.hpp"
 
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +10,7 @@
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
 #include "common/hopper/persistent_rule.cuh"
+#include "common/hopper/tma_readable.hpp"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
 #include "common/tensor_map_fp32.hpp"
@@ -64,45 +64,6 @@ const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVari
     {"transposed_128x256_c1_g8", launch_persistent<Tf32Operands, WideAlone>},
 };
 
-// An operand as TMA can read it: m itself where its rows start on 16-byte boundaries, else a
-// copy in rows of whole 128-byte lines (or of 16 bytes, where 128 would break the int rule).
-// The copy is allocated, made and freed on the default stream, ordered after the product,
-// which is queued there too. The default pool keeps what is freed (its release threshold
-// raised), so that a repeated call does not map the memory again each time.
-class TmaReadable {
- public:
-  explicit TmaReadable(Matrix m) : view_(m) {
-    if (allows_float4(m)) return;
-    view_.stride = (m.width + 31) / 32 * 32;
-    const long long rows = static_cast<long long>(m.height) + kEdgeRows;
-    if (view_.stride * rows >= (1LL << 31)) view_.stride = (m.width + 3) / 4 * 4;
-    check_view(view_);
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    cudaMemPool_t pool = nullptr;
-    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-    std::uint64_t keep = UINT64_MAX;
-    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    void* copy = nullptr;
-    CUDA_CHECK(cudaMallocAsync(
-        &copy, sizeof(float) * view_.stride * static_cast<std::size_t>(m.height), nullptr));
-    copy_.reset(static_cast<float*>(copy));
-    view_.data = copy_.get();
-    CUDA_CHECK(cudaMemcpy2DAsync(view_.data, sizeof(float) * view_.stride, m.data,
-                                 sizeof(float) * m.stride, sizeof(float) * m.width, m.height,
-                                 cudaMemcpyDeviceToDevice, nullptr));
-  }
-  Matrix view() const { return view_; }
-  bool copied() const { return copy_ != nullptr; }
-
- private:
-  struct FreeOnStream {
-    void operator()(float* data) const { cudaFreeAsync(data, nullptr); }
-  };
-  Matrix view_;
-  std::unique_ptr<float, FreeOnStream> copy_;
-};
-
 // Both launchers, past their own checks: C = 0 for K = 0 (the empty sums, as every other
 // launcher writes them), else `launch` on A and B as TMA can read them. B^T, the caller's
 // workspace, is checked to be readable, so it is never copied.
@@ -115,8 +76,8 @@ OperandPath launch_on_readable_rows(void (*launch)(Matrix, Matrix, Matrix), Matr
         cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float), c.height));
     return OperandPath::tma;
   }
-  const TmaReadable a_readable(a);
-  const TmaReadable b_readable(b);
+  const TmaReadable<Matrix> a_readable(a);
+  const TmaReadable<Matrix> b_readable(b);
   launch(a_readable.view(), b_readable.view(), c);
   return a_readable.copied() || b_readable.copied() ? OperandPath::tma_after_copy
                                                     : OperandPath::tma;

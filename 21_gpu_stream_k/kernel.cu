@@ -19,8 +19,10 @@
 #include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/tile_model.hpp"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/tma_readable.hpp"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
+#include "common/tensor_cores.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder {
@@ -423,14 +425,18 @@ std::vector<Candidate> stream_k_candidates() {
 OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
                                  const StreamKWorkspace& workspace) {
   const Variant& variant = find_config(kVariants, config, "stage 21 has no variant");
-  const OperandPath path = fall_back_unless_tma(a, b, c);
-  if (path == OperandPath::tma && workspace.device() != current_device()) {
+  check_gemm_shapes(a, b, c);
+  require_hopper();
+  if (c.empty() || a.width == 0) return fall_back_unless_tma(a, b, c);  // stage 15's zeros
+  if (workspace.device() != current_device()) {
     throw std::invalid_argument("stage 21: the workspace was made on device " +
                                 std::to_string(workspace.device()) + ", the product runs on " +
                                 std::to_string(current_device()));
   }
-  if (path == OperandPath::tma) variant.launch(a, b, c, workspace);
-  return path;
+  const TmaReadable<MatrixBf16> a_rows(a);
+  const TmaReadable<MatrixBf16> b_rows(b);
+  variant.launch(a_rows.view(), b_rows.view(), c, workspace);
+  return a_rows.copied() || b_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
 }
 
 }  // namespace ladder

@@ -190,9 +190,11 @@ std::vector<Variant> named_variants(const std::vector<std::string>& names, Launc
 // Every case: C's buffer starts all NaN; afterwards C's view must be within the tensor-core
 // bound of the reference, nothing outside the view may be written, and the launcher must have
 // taken `aligned` (the 16-byte path; for the Hopper stages TMA) exactly when A and B allow
-// 16-byte accesses, else the element path (for the Hopper stages their fallback's, stage 15's).
+// 16-byte accesses, else `unaligned`: the element path (for most Hopper stages their
+// fallback's, stage 15's), or stage 21's TMA path on copies in aligned rows.
 void check_part4(const std::vector<Variant>& variants, OperandPath aligned,
-                 const std::vector<test::GemmCase>& cases = part4_cases()) {
+                 const std::vector<test::GemmCase>& cases = part4_cases(),
+                 OperandPath unaligned = OperandPath::element) {
   REQUIRE_FALSE(variants.empty());
   for (const auto& shape : cases) {
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
@@ -210,7 +212,7 @@ void check_part4(const std::vector<Variant>& variants, OperandPath aligned,
         c_buffer.poison();
         const OperandPath path = variant.launch(a_device.view, b_device.view, c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (vector ? aligned : OperandPath::element));
+        REQUIRE(path == (vector ? aligned : unaligned));
         require_product(a_device.rounded.view(), b_device.rounded.view(),
                         a_device.rounded_host.view(), b_device.rounded_host.view(), c_buffer,
                         layout, shape);
@@ -507,7 +509,7 @@ TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot coun
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   check_part4(stream_k_variants(stream_k_configs(), workspace), OperandPath::tma,
-              stream_k_cases());
+              stream_k_cases(), OperandPath::tma_after_copy);
 }
 
 // The partial tiles are added in a fixed order, so split-K and Stream-K give the same bits

@@ -131,7 +131,7 @@ class ShapesTest(ScriptTest):
     def test_the_other_committed_lists_are_readable(self):
         import shapes
         for name, count in (("model_shapes_more.csv", 15), ("model_shapes_heldout.csv", 12),
-                            ("model_shapes_unseen.csv", 31)):
+                            ("model_shapes_unseen.csv", 31), ("unaligned_shapes.csv", 9)):
             listed = shapes.read_shapes(os.path.join(REPO, "scripts", name))
             self.assertEqual(len(listed), count, name)
             self.assertTrue(all(m > 0 and n > 0 and k > 0 for _, m, n, k in listed), name)
