@@ -9,13 +9,13 @@
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
-#include "common/grid.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tile_model.hpp"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/tma_readable.hpp"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
@@ -186,8 +186,8 @@ __global__ void __launch_bounds__(K::kThreads, 1)
         for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
       }
       bool holding = false;  // slot it - 1 still read by a running wgmma group
-      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: run() sends K = 0
-      // to the fallback).
+      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: run() writes
+      // K = 0's zeros itself).
       SliceFactors<K> next{};
       if constexpr (K::kBlockScaled && K::kFactorsAhead) {
         next = slice_factors<K>(scales, row, col0, 0);
@@ -254,44 +254,6 @@ __global__ void __launch_bounds__(K::kThreads, 1)
     }
   }
   if constexpr (K::kClusterM > 1) cluster_sync();
-}
-
-// The fallback: one element of C per thread, 16-deep tiles through shared memory, each product
-// widened to FP32 (exact), the sum of each 128-deep block times its factors (per block), or the
-// whole sum times the tensor factors.
-constexpr int kFallbackTile = 16;
-
-template <bool BlockScaled>
-__global__ void gemm_fp8_fallback(MatrixFp8 a, MatrixFp8 b_t, Matrix c, Scales scales) {
-  __shared__ float a_tile[kFallbackTile][kFallbackTile + 1];
-  __shared__ float b_tile[kFallbackTile][kFallbackTile + 1];
-  const int row = blockIdx.y * kFallbackTile + threadIdx.y;
-  const int col = blockIdx.x * kFallbackTile + threadIdx.x;
-  const int k = a.width;
-  float sum = 0.0f;
-  float block_sum = 0.0f;
-  for (int k0 = 0; k0 < k; k0 += kFallbackTile) {
-    const int a_row = blockIdx.y * kFallbackTile + threadIdx.y;
-    const int b_row = blockIdx.x * kFallbackTile + threadIdx.y;
-    const int kk = k0 + threadIdx.x;
-    a_tile[threadIdx.y][threadIdx.x] =
-        a_row < a.height && kk < k ? static_cast<float>(a.get(a_row, kk)) : 0.0f;
-    b_tile[threadIdx.y][threadIdx.x] =
-        b_row < b_t.height && kk < k ? static_cast<float>(b_t.get(b_row, kk)) : 0.0f;
-    __syncthreads();
-    for (int i = 0; i < kFallbackTile; ++i)
-      block_sum += a_tile[threadIdx.y][i] * b_tile[threadIdx.x][i];
-    __syncthreads();
-    const bool block_ends = (k0 + kFallbackTile) % kFp8ScaleBlock == 0 || k0 + kFallbackTile >= k;
-    if (BlockScaled && block_ends && row < c.height && col < c.width) {
-      const int s = k0 / kFp8ScaleBlock;
-      sum +=
-          block_sum * (scales.a_blocks.get(row, s) * scales.b_blocks.get(col / kFp8ScaleBlock, s));
-      block_sum = 0.0f;
-    }
-  }
-  if (row >= c.height || col >= c.width) return;
-  c.set(row, col, BlockScaled ? sum : block_sum * (scales.a->dequantize * scales.b->dequantize));
 }
 
 template <class K>
@@ -399,9 +361,8 @@ std::string dims(int rows, int columns) {
   return std::to_string(rows) + "x" + std::to_string(columns);
 }
 
-// Checks the operands and the GPU, then runs the product: `tma` where both operands allow
-// tensor maps and K is not 0, else the fallback.
-template <bool BlockScaled>
+// Checks the operands and the GPU, then runs the product with `tma`, on copies of the
+// operands in aligned rows where theirs are not whole 16 bytes (tma_readable.hpp). K = 0: C = 0.
 OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8Launch tma) {
   auto shape = [](const auto& m) {
     check_view(Matrix{m.width, m.height, m.stride, nullptr});
@@ -412,15 +373,16 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8L
     throw std::invalid_argument("stage 22: " + shapes + " must be m x k, n x k and m x n");
   }
   require_hopper();
-  if (c.empty()) return OperandPath::element;
-  if (a.width > 0 && allows_16_bytes(a) && allows_16_bytes(b_t)) {
-    tma(a, b_t, c, scales);
+  if (c.empty()) return OperandPath::tma;
+  if (a.width == 0) {
+    CUDA_CHECK(
+        cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float), c.height));
     return OperandPath::tma;
   }
-  const dim3 grid = grid_covering(c.width, c.height, kFallbackTile, kFallbackTile);
-  gemm_fp8_fallback<BlockScaled><<<grid, dim3(kFallbackTile, kFallbackTile)>>>(a, b_t, c, scales);
-  CUDA_CHECK_LAUNCH();
-  return OperandPath::element;
+  const TmaReadable<MatrixFp8> a_rows(a);
+  const TmaReadable<MatrixFp8> b_t_rows(b_t);
+  tma(a_rows.view(), b_t_rows.view(), c, scales);
+  return a_rows.copied() || b_t_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
 }
 
 }  // namespace
@@ -440,7 +402,7 @@ int fp8_promotion_window(const std::string& config, int k) {
 
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
-  return run<false>(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
+  return run(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
 }
 
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
@@ -458,7 +420,7 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
         dims(blocks_n, slices) + "), not " + dims(a.dequantize.height, a.dequantize.width) +
         " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
-  return run<true>(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
+  return run(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
                    loads == FactorLoads::slice_ahead ? launch_per_block<FactorLoads::slice_ahead>
                                                      : launch_per_block<FactorLoads::at_promotion>);
 }

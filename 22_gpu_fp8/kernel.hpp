@@ -26,17 +26,13 @@ std::vector<Candidate> fp8_priced();
 // it never promotes): the window of the error bound fp8_gemm_gamma.
 int fp8_promotion_window(const std::string& config, int k);
 
-// The fallback's path (rows that allow no tensor map, or an empty dimension): a CUDA-core
-// kernel that widens each E4M3 element and sums in FP32.
-inline const char* fp8_path_name(OperandPath path) {
-  return path == OperandPath::tma ? "TMA path" : "fallback to CUDA cores";
-}
 
 // c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
 // transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns
-// OperandPath::tma where both operands allow tensor maps (allows_16_bytes) and no dimension is
-// empty, else OperandPath::element (the fallback). Mismatched shapes or an unknown variant
-// throw std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
+// OperandPath::tma, or OperandPath::tma_after_copy where an operand's rows are not whole 16
+// bytes and the kernel read a copy of them (common/hopper/tma_readable.hpp). Mismatched shapes
+// or an unknown variant throw std::invalid_argument, a GPU other than sm_90
+// UnsupportedGpuError.
 OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);
 
 // Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A

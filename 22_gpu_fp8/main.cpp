@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   stage.scale = ladder::e4m3_scale_on_device;
   stage.quantize = ladder::quantize_e4m3;
   stage.quantize_transposed = ladder::quantize_e4m3_transposed;
-  stage.path_name = ladder::fp8_path_name;
+  stage.path_name = ladder::path_name;
   stage.baseline = ladder::baseline::clusters;
   return ladder::run_fp8_stage(argc, argv, stage);
 }

@@ -2,8 +2,8 @@
 // variant, the per-block one and the whole call from FP32 against a double-precision reference
 // of the values the E4M3 operands stand for (every product exact), within fp8_gemm_gamma. The
 // operands and C sit inside NaN-filled buffers with guard cells (guarded_layouts.hpp), laid
-// out so that some take the TMA path and some the CUDA-core fallback; the path is checked
-// against the 16-byte rule. The default also runs many times at a large K, bit for bit the
+// out so that some take the TMA path on the operands and some on copies in aligned rows; the
+// path is checked against the 16-byte rule. The default also runs many times at a large K, bit for bit the
 // same each time, and at a long K of positive products stays within a bound that the variants
 // that never promote exceed. The quantisation's NaN, infinities and tiny values, and every
 // refusal of a view or factor matrix, have tests of their own. Tagged [sm90] (sm_90a code): the
@@ -72,7 +72,7 @@ const Layout kFp8Layouts[] = {
     {"tight", 1, 0, [](int width) { return width; }},
     // 16 guard columns and a stride of whole 16-byte rows, 16 or more after the view: TMA.
     {"aligned padding", 1, 16, [](int width) { return (width + 15) / 16 * 16 + 16; }},
-    // One column in: a pointer one byte past a boundary, the fallback whatever the stride.
+    // One column in: a pointer one byte past a boundary, a copy whatever the stride.
     {"shifted sub-view", 1, 1, [](int width) { return (width + 1 + 15) / 16 * 16; }},
 };
 const Layout kFloatLayouts[] = {
@@ -193,16 +193,16 @@ TEST_CASE("22 FP8: the device quantisation and every variant on every shape and 
         const OperandPath path = launch_gemm_fp8(name, {a_device.view, a_scale.get()},
                                                  {b_t_device.view, b_scale.get()}, c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (tma ? OperandPath::tma : OperandPath::element));
+        REQUIRE(path == (tma ? OperandPath::tma : OperandPath::tma_after_copy));
         require_product(a_device, b_t_device, c_buffer, c_layout, shape,
-                        tma ? fp8_promotion_window(name, shape.k) : 0);
+                        fp8_promotion_window(name, shape.k));
       }
     }
   }
 }
 
 // Per-block operands made on the host (BlockFp8Operands, rows of whole 16 bytes: TMA), and the
-// same codes and factors copied into a shifted sub-view (the fallback).
+// same codes and factors copied into a shifted sub-view (read from copies in aligned rows).
 TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][stage22]") {
   for (const auto& shape : fp8_cases()) {
     CAPTURE(test::describe(shape));
@@ -224,10 +224,10 @@ TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
       const OperandPath path = launch_gemm_fp8_block_scaled({a_view, blocks.a_dequantize()},
                                                             {b_t_view, blocks.b_dequantize()}, c);
       CUDA_CHECK(cudaDeviceSynchronize());
-      REQUIRE(path == (shifted ? OperandPath::element : OperandPath::tma));
+      REQUIRE(path == (shifted ? OperandPath::tma_after_copy : OperandPath::tma));
       const CheckResult check = check_gemm_on_device(
           blocks.a_widened(), blocks.b_widened(), c, blocks.a_widened_host(),
-          blocks.b_widened_host(), fp8_gemm_gamma(shape.k, shifted ? 0 : kFp8ScaleBlock));
+          blocks.b_widened_host(), fp8_gemm_gamma(shape.k, kFp8ScaleBlock));
       INFO(check.summary());
       REQUIRE(check.ok);
       HostMatrix c_host = test::download_whole(c_buffer);
@@ -332,7 +332,6 @@ TEST_CASE("22 FP8 promotion: at a long K of positive products only promoting kee
   Fp8Operands ops(a.view(), b.view(), kQuantizers);
   const auto launch = [&](const std::string& name) {
     c.poison();
-    // The fallback sums in FP32 on the CUDA cores: only the TMA path has anything to promote.
     REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view()) == OperandPath::tma);
   };
   const auto check = [&](double gamma) {
@@ -520,7 +519,7 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
         const OperandPath path =
             launch_gemm_fp8(name, {ops.a, a_scale.get()}, {ops.b_t, b_scale.get()}, c);
         CUDA_CHECK(cudaDeviceSynchronize());
-        REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+        REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
         require_exact(ops, c_buffer, kFloatLayouts[l], shape);
       }
     }
@@ -529,8 +528,8 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
 
 namespace {
 
-// The per-block product of exact operands with these factors, on the TMA path (layout 1) and
-// the fallback (layout 2), bit for bit; on the TMA path with the factors loaded a slice ahead
+// The per-block product of exact operands with these factors, on operands in aligned rows
+// (layout 1) and on copies of shifted ones (layout 2), bit for bit; on the TMA path with the factors loaded a slice ahead
 // (the default) and at each promotion (the ablation).
 void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
   for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
@@ -542,7 +541,7 @@ void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFa
       const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, factors.a.view()},
                                                             {ops.b_t, factors.b.view()}, c, loads);
       CUDA_CHECK(cudaDeviceSynchronize());
-      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::element));
+      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
       require_exact(ops, c_buffer, kFloatLayouts[l], shape);
     }
   }
@@ -878,7 +877,7 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
   REQUIRE(fp8_stride(1) == 16);
   REQUIRE(fp8_stride(16) == 16);
   REQUIRE(fp8_stride(17) == 32);
-  // The fallback sums in FP32 without the tensor cores: no window, the BF16 stages' bound.
+  // A window of no products (nothing summed in the FP8 adder): the BF16 stages' bound.
   REQUIRE(fp8_gemm_gamma(1000, 0) == tensor_gemm_gamma(1000));
   REQUIRE(fp8_gemm_gamma(1000, 0) < fp8_gemm_gamma(1000, 128));
 }
