@@ -77,22 +77,27 @@ struct Fp8Kernel : Cfg {
   static constexpr bool kBlockScaled = BlockScaled;
   static constexpr int kParts = Parts;
   static constexpr int kPartN = Cfg::kBlockN / Parts;
+  // The blocks of B^T (128 rows) a tile's columns lie in: tiles of 128 or 256 start on a
+  // block; a 192-wide tile starts on one or halfway through one, and spans two.
+  static constexpr bool kOnBlocks = Cfg::kBlockN % kFp8ScaleBlock == 0;
+  static constexpr int kBlocksSpanned = kOnBlocks ? Cfg::kBlockN / kFp8ScaleBlock : 2;
   static_assert(Cfg::kConsumerRows == 64, "one 64-row strip per consumer");
   static_assert(Parts == 1 || Parts == 2, "one part, or two (promote_into's two offsets)");
   static_assert(Parts == 1 || kPromoteEvery == 1,
                 "parts share one set of accumulators: each is promoted before the next");
-  static_assert(!BlockScaled || kPartN == kFp8ScaleBlock,
-                "per block, a part is one block of B wide: one factor of B per slice");
+  static_assert(!BlockScaled || (kOnBlocks ? kPartN == kFp8ScaleBlock
+                                           : Cfg::kBlockN == 192 && Parts == 1),
+                "per block, a part is one block of B, or a whole 192-wide tile");
 };
 
-// The factors a thread applies at slice s, per block: its two rows' factors of A and, for each
-// part of the tile (one block of B^T wide), that block's factor. Rows and blocks past the edges
-// read as 0. They are loaded a slice before they are used (the consumer's loop): loaded just
-// before the promotion, their latency from L2 stalled every promotion.
+// The factors a thread applies at slice s, per block: its two rows' factors of A and those of
+// the blocks of B^T the tile spans. Rows and blocks past the edges read as 0. They are loaded a
+// slice before they are used (the consumer's loop): loaded just before the promotion, their
+// latency from L2 stalled every promotion.
 template <class K>
 struct SliceFactors {
   float a[2];
-  float b[K::kParts];
+  float b[K::kBlocksSpanned];
 };
 template <class K>
 __device__ inline SliceFactors<K> slice_factors(const Scales& scales, int row, int col0, int s) {
@@ -103,35 +108,64 @@ __device__ inline SliceFactors<K> slice_factors(const Scales& scales, int row, i
     f.a[half] = r < scales.a_blocks.height ? scales.a_blocks.get(r, s) : 0.0f;
   }
 #pragma unroll
-  for (int part = 0; part < K::kParts; ++part) {
-    const int block = (col0 + part * K::kPartN) / kFp8ScaleBlock;
-    f.b[part] = block < scales.b_blocks.height ? scales.b_blocks.get(block, s) : 0.0f;
+  for (int i = 0; i < K::kBlocksSpanned; ++i) {
+    const int block = col0 / kFp8ScaleBlock + i;
+    f.b[i] = block < scales.b_blocks.height ? scales.b_blocks.get(block, s) : 0.0f;
   }
   return f;
 }
 
-// What promote_into multiplies part Part's sums by: row factor times block factor.
+// What promote_into multiplies a part's sums by: row factor times block factor, for the block
+// the part starts in ([0]) and the next one ([1], the same where the part lies in one block).
 struct BlockFactors {
-  float row[2];
+  float row[2][2];  // [block][half]
 };
 template <class K>
 __device__ inline BlockFactors part_factors(const SliceFactors<K>& f, int part) {
-  return {{f.a[0] * f.b[part], f.a[1] * f.b[part]}};
+  BlockFactors factors{};
+  const int first = K::kOnBlocks ? part * K::kPartN / kFp8ScaleBlock : 0;
+  const int next = K::kOnBlocks ? first : 1;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    factors.row[0][half] = f.a[half] * f.b[first];
+    factors.row[1][half] = f.a[half] * f.b[next];
+  }
+  return factors;
 }
 
 // The promotion, on the CUDA cores: sum += acc (times the factors per block) for part `Part` of
-// the tile. The thread holds rows row and row + 8 of each 8-column group j (acc[4j..4j+3]).
-template <class K, int Part>
+// the tile, whose columns from NextFrom on lie in the next block. The thread holds rows row and
+// row + 8 of each 8-column group j (acc[4j..4j+3]); a group lies in one block, since tiles
+// start on multiples of 64.
+template <class K, int Part, int NextFrom>
 __device__ inline void promote_into(float (&sum)[K::kBlockN / 2], const float (&acc)[K::kPartN / 2],
                                     const BlockFactors& f) {
   constexpr int kOffset = Part * K::kPartN / 2;
 #pragma unroll
   for (int i = 0; i < K::kPartN / 2; ++i) {
     if constexpr (K::kBlockScaled) {
-      sum[kOffset + i] = fmaf(acc[i], f.row[i % 4 / 2], sum[kOffset + i]);
+      const float factor = f.row[i / 4 * 8 < NextFrom ? 0 : 1][i % 4 / 2];
+      sum[kOffset + i] = fmaf(acc[i], factor, sum[kOffset + i]);
     } else {
       sum[kOffset + i] += acc[i];
     }
+  }
+}
+
+// promote_into with the part's block boundary known at compile time: a 192-wide tile starts on
+// a block (the next one from column 128) or halfway through one (from column 64).
+template <class K, int Part>
+__device__ inline void promote_part(float (&sum)[K::kBlockN / 2],
+                                    const float (&acc)[K::kPartN / 2], const BlockFactors& f,
+                                    int col0) {
+  if constexpr (K::kBlockScaled && !K::kOnBlocks) {
+    if (col0 % kFp8ScaleBlock == 0) {
+      promote_into<K, Part, kFp8ScaleBlock>(sum, acc, f);
+    } else {
+      promote_into<K, Part, kFp8ScaleBlock / 2>(sum, acc, f);
+    }
+  } else {
+    promote_into<K, Part, K::kPartN>(sum, acc, f);
   }
 }
 
@@ -232,8 +266,8 @@ __global__ void __launch_bounds__(K::kThreads, 1)
               release_slot(layout, it, thread);
               holding = false;
             }
-            if (part == 0) promote_into<K, 0>(sum, acc, factors);
-            if (part == 1) promote_into<K, K::kParts - 1>(sum, acc, factors);
+            if (part == 0) promote_part<K, 0>(sum, acc, factors, col0);
+            if (part == 1) promote_part<K, K::kParts - 1>(sum, acc, factors, col0);
           }
         }
       }
@@ -278,51 +312,58 @@ void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scale
   launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>>(a, b_t, c, scales);
 }
 
-// Per block: 128 x 256 in two parts (a part is one block of B wide); clusters only past one
-// wave, as stage 19's default.
-template <FactorLoads Loads>
+// Per block: Cfg's tiles, 256-wide ones in two parts (a part is one block of B wide), the
+// factors loaded as Loads says.
+template <class Cfg, FactorLoads Loads>
 void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  using InPairs = Fp8Kernel<Wide, 1, true, 2, Loads>;
-  using Alone = Fp8Kernel<WideAlone, 1, true, 2, Loads>;
-  if (cluster_tiles<Alone>(c) <= resident_clusters_of<Alone>(gemm_fp8<Alone, true>)) {
-    launch<Alone>(a, b_t, c, scales);
-  } else {
-    launch<InPairs>(a, b_t, c, scales);
-  }
+  launch<Fp8Kernel<Cfg, 1, true, Cfg::kBlockN == 256 ? 2 : 1, Loads>>(a, b_t, c, scales);
 }
 
 using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
 
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+template <FactorLoads Loads>
+void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
 
 // A variant: its name, its launch, how many slices of 128 the tensor cores sum between
 // promotions (0: never), and, for the tilings by_size chooses among, what the model prices it
-// as (block_n 0 for the others).
+// as (block_n 0 for the others) and its per-block launches (factors a slice ahead, and at the
+// promotion: the ablation).
 struct Fp8Variant {
   const char* name;
   Fp8Launch launch;
   int promote_every;
   Candidate priced;
+  Fp8Launch per_block[2];
 };
 
 // A tiling by_size chooses among: Cfg's whole tiles promoted every slice, priced as such.
 template <class Cfg, int Parts = 1>
 constexpr Fp8Variant priced_variant(const char* name) {
-  return {name, launch_per_tensor<Cfg, 1, Parts>, 1,
-          {Cfg::kBlockN, Cfg::kClusterM, Scheme::data_parallel}};
+  return {name,
+          launch_per_tensor<Cfg, 1, Parts>,
+          1,
+          {Cfg::kBlockN, Cfg::kClusterM, Scheme::data_parallel},
+          {launch_per_block<Cfg, FactorLoads::slice_ahead>,
+           launch_per_block<Cfg, FactorLoads::at_promotion>}};
 }
 
 constexpr Fp8Variant kVariants[] = {
-    {"by_size", launch_by_size, 1, {}},
+    {"by_size",
+     launch_by_size,
+     1,
+     {},
+     {launch_per_block_by_size<FactorLoads::slice_ahead>,
+      launch_per_block_by_size<FactorLoads::at_promotion>}},
     priced_variant<Wide, 2>("128x256_c2_promote1"),
     priced_variant<WideAlone, 2>("128x256_c1_promote1"),
     priced_variant<Narrow>("128x192_c2_promote1"),
     priced_variant<NarrowAlone>("128x192_c1_promote1"),
     priced_variant<Alone128>("128x128_c1_promote1"),
-    {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2, {}},
-    {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4, {}},
-    {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0, {}},
-    {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0, {}},
+    {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2, {}, {}},
+    {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4, {}, {}},
+    {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0, {}, {}},
+    {"128x256_c2_no_promotion", launch_per_tensor<Wide, 0>, 0, {}, {}},
 };
 
 // The variants by_size chooses among, in kVariants' order, and what the model prices each as.
@@ -344,13 +385,24 @@ const Choices& by_size_choices() {
 }
 
 // by_size: the tiling the model (common/hopper/tile_model.hpp) predicts fastest for this C
-// and K.
-void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+// and K, as its index in kVariants.
+int by_size_choice(const Matrix& c, int k) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const Choices& choices = by_size_choices();
   const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true>));
-  const int choice = fastest(fp8_model::kModel, c.height, c.width, a.width, gpu, choices.priced);
-  kVariants[choices.variants[choice]].launch(a, b_t, c, scales);
+  return choices.variants[fastest(fp8_model::kModel, c.height, c.width, k, gpu, choices.priced)];
+}
+
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  kVariants[by_size_choice(c, a.width)].launch(a, b_t, c, scales);
+}
+
+// Per block, the same choice: the model prices each tiling as its per-tensor kernel, whose loop
+// the per-block one runs with the factors' multiplies added to every promotion.
+template <FactorLoads Loads>
+void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+  kVariants[by_size_choice(c, a.width)].per_block[Loads == FactorLoads::slice_ahead ? 0 : 1](
+      a, b_t, c, scales);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
@@ -405,8 +457,22 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
   return run(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
 }
 
+std::vector<std::string> fp8_block_configs() {
+  std::vector<std::string> names;
+  for (const Fp8Variant& variant : kVariants) {
+    if (variant.per_block[0] != nullptr) names.emplace_back(variant.name);
+  }
+  return names;
+}
+
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
-                                         FactorLoads loads) {
+                                         FactorLoads loads, const std::string& config) {
+  const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
+  const Fp8Launch launch = variant.per_block[loads == FactorLoads::slice_ahead ? 0 : 1];
+  if (launch == nullptr) {
+    throw std::invalid_argument("stage 22: '" + config +
+                                "' has no per-block kernel; fp8_block_configs() has");
+  }
   // The kernels index the factors as any view, with int offsets and the stride.
   check_view(a.dequantize);
   check_view(b_t.dequantize);
@@ -421,8 +487,7 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
         " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
   return run(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
-                   loads == FactorLoads::slice_ahead ? launch_per_block<FactorLoads::slice_ahead>
-                                                     : launch_per_block<FactorLoads::at_promotion>);
+             launch);
 }
 
 OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c) {

@@ -42,10 +42,15 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
 // int offsets that overflow), throw std::invalid_argument; a stride past the width is honoured.
 inline constexpr int kFp8ScaleBlock = 128;
 // `loads`: when the kernel loads a slice's factors, a slice ahead (the default) or at the
-// promotion that applies them (the ablation of README.md, E).
+// promotion that applies them (the ablation of README.md, E). `config`: by_size (the model's
+// tiling, as per tensor) or one of the tilings it chooses among, fp8_block_configs(); another
+// name throws std::invalid_argument.
 enum class FactorLoads { slice_ahead, at_promotion };
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
-                                         FactorLoads loads = FactorLoads::slice_ahead);
+                                         FactorLoads loads = FactorLoads::slice_ahead,
+                                         const std::string& config = "by_size");
+// The per-block variants by name: by_size first, then the tilings.
+std::vector<std::string> fp8_block_configs();
 
 // The whole call from FP32, queued on the default stream: A's and B's scales, A quantised as it
 // is and B into B^T, then the default's product. a (m x k) and b_t (n x k) are the caller's

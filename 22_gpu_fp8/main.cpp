@@ -30,8 +30,10 @@ int main(int argc, char** argv) {
   stage.promotion_window = ladder::fp8_promotion_window;
   // Promotion at every block of K, where its factors apply; its ablation loads the factors at
   // each promotion instead of a slice ahead.
-  stage.launch_block_scaled = [](BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
-    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, FactorLoads::slice_ahead);
+  stage.block_configs = ladder::fp8_block_configs();
+  stage.launch_block_scaled = [](const std::string& config, BlockScaledFp8 a, BlockScaledFp8 b_t,
+                                 Matrix c) {
+    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, FactorLoads::slice_ahead, config);
   };
   stage.launch_block_scaled_ablation = [](BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
     return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, FactorLoads::at_promotion);

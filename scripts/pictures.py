@@ -1457,28 +1457,28 @@ def promotion():
                    "E4m3Operands::kSliceK")
     step = number(STAGE_22, r"for \(int k = 0; k < kSliceRowBytes / (\d+); \+\+k\)",
                   "multiply_slice_fp8's k steps of kSliceRowBytes / bytes")
-    tiling, every, parts = find(STAGE_22,
-                                r"using InPairs = Fp8Kernel<(\w+), (\d+), true, (\d+), Loads>;",
-                                "launch_per_block's "
-                                "Fp8Kernel<Tiling, PromoteEvery, true, Parts>").groups()
-    every, parts = int(every), int(parts)
-    block_n = config(tiling)[1]
+    every, block_n, parts = find(
+        STAGE_22,
+        r"launch<Fp8Kernel<Cfg, (\d+), true, Cfg::kBlockN == (\d+) \? (\d+) : 1, Loads>>",
+        "launch_per_block's Fp8Kernel<Cfg, PromoteEvery, true, parts of the widest tiles>").groups()
+    every, block_n, parts = int(every), int(block_n), int(parts)
     # The variants per tensor: (name, PromoteEvery, parts); the one of the longest window is
     # drawn beside the default.
     table = find(STAGE_22, r"kVariants\[\] = \{(.*?)\};",
                  "the table of variants kVariants").group(1)
     variants = [(name, int(window), int(variant_parts or 1)) for name, window, variant_parts in
-                re.findall(r'\{"(\w+)", launch_per_tensor<\w+, (\d+)(?:, (\d+))?>, \d+, \{\}\}', table)]
+                re.findall(r'\{"(\w+)", launch_per_tensor<\w+, (\d+)(?:, (\d+))?>, \d+, \{\}, \{\}\}',
+                            table)]
     # The tilings by_size chooses among are promoted every slice (priced_variant).
     variants += [(name, 1, int(variant_parts or 1)) for variant_parts, name in
                  re.findall(r'priced_variant<\w+(?:, (\d+))?>\("(\w+)"\)', table)]
     if not variants:
         raise MissingConstant(f"{STAGE_22}: no variant per tensor in kVariants (looked for "
-                              '{"name", launch_per_tensor<Tiling, PromoteEvery>, N, {}})')
+                              '{"name", launch_per_tensor<Tiling, PromoteEvery>, N, {}, {}})')
     windows = sorted({window for _, window, _ in variants})
     longest_name, longest, longest_parts = max(variants, key=lambda variant: variant[1])
     find(STAGE_22,
-         r"sum\[kOffset \+ i\] = fmaf\(acc\[i\], f\.row\[i % 4 / 2\], sum\[kOffset \+ i\]\);",
+         r"sum\[kOffset \+ i\] = fmaf\(acc\[i\], factor, sum\[kOffset \+ i\]\);",
          "promote_into's per-block sum = fma(acc, factor, sum)")
     _, row_bytes = slice_depth()
     svg = Svg(880, 0, "Stage 22's promotion: the tensor cores sum a window of slices, then the "

@@ -221,18 +221,23 @@ TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
       const Layout& c_layout = kFloatLayouts[shifted ? 2 : 1];
       DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(c_layout, shape.m, shape.n);
       const Matrix c = view_in(c_buffer.view(), c_layout, shape.m, shape.n);
-      const OperandPath path = launch_gemm_fp8_block_scaled({a_view, blocks.a_dequantize()},
-                                                            {b_t_view, blocks.b_dequantize()}, c);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      REQUIRE(path == (shifted ? OperandPath::tma_after_copy : OperandPath::tma));
-      const CheckResult check = check_gemm_on_device(
-          blocks.a_widened(), blocks.b_widened(), c, blocks.a_widened_host(),
-          blocks.b_widened_host(), fp8_gemm_gamma(shape.k, kFp8ScaleBlock));
-      INFO(check.summary());
-      REQUIRE(check.ok);
-      HostMatrix c_host = test::download_whole(c_buffer);
-      REQUIRE(test::written_outside(c_host.view(), c_layout.row_offset, c_layout.col_offset,
-                                    shape.m, shape.n) == 0);
+      for (const std::string& name : fp8_block_configs()) {
+        CAPTURE(name);
+        c_buffer.poison();
+        const OperandPath path = launch_gemm_fp8_block_scaled(
+            {a_view, blocks.a_dequantize()}, {b_t_view, blocks.b_dequantize()}, c,
+            FactorLoads::slice_ahead, name);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == (shifted ? OperandPath::tma_after_copy : OperandPath::tma));
+        const CheckResult check = check_gemm_on_device(
+            blocks.a_widened(), blocks.b_widened(), c, blocks.a_widened_host(),
+            blocks.b_widened_host(), fp8_gemm_gamma(shape.k, kFp8ScaleBlock));
+        INFO(check.summary());
+        REQUIRE(check.ok);
+        HostMatrix c_host = test::download_whole(c_buffer);
+        REQUIRE(test::written_outside(c_host.view(), c_layout.row_offset, c_layout.col_offset,
+                                      shape.m, shape.n) == 0);
+      }
     }
   }
 }
@@ -533,16 +538,19 @@ namespace {
 // (the default) and at each promotion (the ablation).
 void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
   for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
-    for (const FactorLoads loads : {FactorLoads::slice_ahead, FactorLoads::at_promotion}) {
-      CAPTURE(test::describe(shape), kFp8Layouts[l].name, loads == FactorLoads::slice_ahead);
-      ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
-      DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
-      const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
-      const OperandPath path = launch_gemm_fp8_block_scaled({ops.a, factors.a.view()},
-                                                            {ops.b_t, factors.b.view()}, c, loads);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
-      require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+    ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
+    for (const std::string& name : fp8_block_configs()) {
+      for (const FactorLoads loads : {FactorLoads::slice_ahead, FactorLoads::at_promotion}) {
+        CAPTURE(test::describe(shape), kFp8Layouts[l].name, name,
+                loads == FactorLoads::slice_ahead);
+        DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
+        const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
+        const OperandPath path = launch_gemm_fp8_block_scaled(
+            {ops.a, factors.a.view()}, {ops.b_t, factors.b.view()}, c, loads, name);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
+        require_exact(ops, c_buffer, kFloatLayouts[l], shape);
+      }
     }
   }
 }
@@ -818,6 +826,13 @@ TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen fact
   REQUIRE_THROWS_AS(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
                                                  {b_t.view(), wrong.view()}, c.view()),
                     std::invalid_argument);
+  // A per-tensor-only variant and an unknown name have no per-block kernel.
+  for (const std::string name : {"128x192_c2_no_promotion", "no-such-variant"}) {
+    REQUIRE_THROWS_AS(
+        launch_gemm_fp8_block_scaled({a.view(), a_factors.view()}, {b_t.view(), b_factors.view()},
+                                     c.view(), FactorLoads::slice_ahead, name),
+        std::invalid_argument);
+  }
   REQUIRE_NOTHROW(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
                                                {b_t.view(), b_factors.view()}, c.view()));
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -867,6 +882,19 @@ TEST_CASE("22 FP8 per-block factors: each wrong dimension, a stride below the wi
   // padded factors).
   REQUIRE_NOTHROW(launch(factors(m, 2, 5), factors(3, 2, 5)));
   CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+TEST_CASE("22 FP8: the per-block variants are by_size and the tilings it chooses among",
+          "[stage22]") {
+  const std::vector<std::string> names = fp8_block_configs();
+  const std::vector<std::string> all = fp8_configs();
+  const std::vector<Candidate> priced = fp8_priced();
+  REQUIRE(names.front() == all.front());
+  std::vector<std::string> tilings;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (priced[i].block_n != 0) tilings.push_back(all[i]);
+  }
+  REQUIRE(std::vector<std::string>(names.begin() + 1, names.end()) == tilings);
 }
 
 TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {

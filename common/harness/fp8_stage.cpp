@@ -30,13 +30,26 @@ int fp8_stage_main(const Fp8Stage& stage, int argc, char** argv) {
         stage.path_name, stage.promotion_window(name, shape.k));
   }
   if (config_selected(config, stage.configs.front())) {
+    const auto launch = stage.launch_block_scaled;
+    auto per_block = [launch](const std::string& name) {
+      return [launch, name](BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
+        return launch(name, a, b_t, c);
+      };
+    };
     if (config == "all") {
       bench.run_block_scaled(report, stage.block_scaled_ablation_label, Role::stage,
                              stage.launch_block_scaled_ablation, stage.path_name,
                              stage.block_window);
+      for (std::size_t i = 1; i < stage.block_configs.size(); ++i) {
+        const std::string& name = stage.block_configs[i];
+        bench.run_block_scaled(report, "per-block, " + name, Role::stage, per_block(name),
+                               stage.path_name, stage.block_window);
+      }
     }
+    // The default last: the row print_block_scaled_share compares.
     bench.run_block_scaled(report, stage.block_scaled_label, Role::stage,
-                           stage.launch_block_scaled, stage.path_name, stage.block_window);
+                           per_block(stage.block_configs.front()), stage.path_name,
+                           stage.block_window);
     bench.run_from_float(report, stage.from_float_label, Role::stage, stage.launch_from_float,
                          stage.path_name,
                          stage.promotion_window(stage.configs.front(), shape.k));

@@ -1,7 +1,8 @@
 // The program of the FP8 stage: its main fills in an Fp8Stage and hands it over. The program
 // times the previous stage's BF16 default on the same random inputs rounded to BF16, then on
 // E4M3 operands that the stage's own kernels quantise: the chosen variants per tensor; with
-// the default, the per-block variant (after its ablation, with --config all) and the whole
+// the default, the per-block variant (after its ablation and other tilings, with --config all)
+// and the whole
 // call from FP32; then cuBLASLt FP8 per tensor and block-scaled (the per-block row's own
 // ceiling, its share printed below the table); with --config all, the quantisation passes
 // against cudaMemcpy.
@@ -23,8 +24,12 @@ struct Fp8Stage {
   OperandPath (*launch)(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) = nullptr;
   // How many products of K the tensor cores sum between two promotions: the error bound's.
   int (*promotion_window)(const std::string& config, int k) = nullptr;
-  // Per block: the variant, its ablation and their labels, and the window (one block).
-  OperandPath (*launch_block_scaled)(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) = nullptr;
+  // Per block: the variants (the default first; with --config all the others run too, each
+  // labelled "per-block, <name>"), the default's ablation, their labels, and the window (one
+  // block).
+  std::vector<std::string> block_configs;
+  OperandPath (*launch_block_scaled)(const std::string& config, BlockScaledFp8 a,
+                                     BlockScaledFp8 b_t, Matrix c) = nullptr;
   OperandPath (*launch_block_scaled_ablation)(BlockScaledFp8 a, BlockScaledFp8 b_t,
                                               Matrix c) = nullptr;
   const char* block_scaled_label = "";
