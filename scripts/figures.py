@@ -282,11 +282,13 @@ def shapes_box(stage, record, gpu):
     noisy = {s["name"] for s in per_shape for r in (s["own"], s["top"])
              if float(r["median_ms"]) > shapes.NOISY * float(r["min_ms"])}
     steady = [p for p, name in own if name not in noisy]
+    steady_base = [b for b, (_, name) in zip(base, own) if name not in noisy]
     without = (f"; {cut(shapes.geomean(steady), 1)}% without {', '.join(sorted(noisy))}, "
-               f"whose rows were noisy" if noisy else "")
+               f"whose rows were noisy, `{baseline}` there "
+               f"{cut(shapes.geomean(steady_base), 1)}%" if noisy else "")
     return (f"over the {len(own)} shapes of `scripts/model_shapes.csv`, "
-            f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean{without}; "
-            f"`{baseline}` in the same programs {cut(shapes.geomean(base), 1)}%), lowest "
+            f"{cut(shapes.geomean([p for p, _ in own]), 1)}% of cuBLAS BF16 (geometric mean, "
+            f"`{baseline}` in the same programs {cut(shapes.geomean(base), 1)}%{without}), lowest "
             f"{cut(low[0], 1)}% ({low[1]}) ({ladder.gpu_name(run[0][1])}, `{SHAPES_RECORD}`); "
             f"in the ladder's run at 4096^3{square_pick()}: {rate_words(best, True)}, "
             f"{of_ceiling(rows, best)}% of cuBLAS BF16 ({sources(gpu)})")
