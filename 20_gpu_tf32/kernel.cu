@@ -64,25 +64,6 @@ const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVari
     {"transposed_128x256_c1_g8", launch_persistent<Tf32Operands, WideAlone>},
 };
 
-// Both launchers, past their own checks: C = 0 for K = 0 (the empty sums, as every other
-// launcher writes them), else `launch` on A and B as TMA can read them. B^T, the caller's
-// workspace, is checked to be readable, so it is never copied.
-OperandPath launch_on_readable_rows(void (*launch)(Matrix, Matrix, Matrix), Matrix a, Matrix b,
-                                    Matrix c) {
-  require_hopper();
-  if (c.empty()) return OperandPath::tma;
-  if (a.width == 0) {
-    CUDA_CHECK(
-        cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float), c.height));
-    return OperandPath::tma;
-  }
-  const TmaReadable<Matrix> a_readable(a);
-  const TmaReadable<Matrix> b_readable(b);
-  launch(a_readable.view(), b_readable.view(), c);
-  return a_readable.copied() || b_readable.copied() ? OperandPath::tma_after_copy
-                                                    : OperandPath::tma;
-}
-
 }  // namespace
 
 std::vector<std::string> tf32_configs() { return config_names(kTf32Variants); }
@@ -96,7 +77,10 @@ int transposed_b_stride(int k) { return (k + 31) / 32 * 32; }
 OperandPath launch_gemm_tf32(const std::string& config, Matrix a, Matrix b, Matrix c) {
   const auto& variant = find_config(kTf32Variants, config, "stage 20 has no variant");
   check_gemm_shapes(a, b, c);
-  return launch_on_readable_rows(variant.launch, a, b, c);
+  require_hopper();
+  return launch_on_readable_rows(a, b, c, [&](Matrix a_rows, Matrix b_rows) {
+    variant.launch(a_rows, b_rows, c);
+  });
 }
 
 OperandPath launch_gemm_tf32_transposed(const std::string& config, Matrix a, Matrix b_t, Matrix c) {
@@ -117,7 +101,11 @@ OperandPath launch_gemm_tf32_transposed(const std::string& config, Matrix a, Mat
         "stage 20: the B^T workspace needs 16-byte-aligned rows (allows_float4); "
         "transposed_b_stride(k) gives rows of whole 128-byte lines");
   }
-  return launch_on_readable_rows(variant.launch, a, b_t, c);
+  require_hopper();
+  // B^T, the caller's workspace, is checked to be readable above: it is never copied.
+  return launch_on_readable_rows(a, b_t, c, [&](Matrix a_rows, Matrix b_t_rows) {
+    variant.launch(a_rows, b_t_rows, c);
+  });
 }
 
 }  // namespace ladder

@@ -12,7 +12,6 @@
 #include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
-#include "common/hopper/launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
@@ -427,16 +426,14 @@ OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, Matrix
   const Variant& variant = find_config(kVariants, config, "stage 21 has no variant");
   check_gemm_shapes(a, b, c);
   require_hopper();
-  if (c.empty() || a.width == 0) return fall_back_unless_tma(a, b, c);  // stage 15's zeros
   if (workspace.device() != current_device()) {
     throw std::invalid_argument("stage 21: the workspace was made on device " +
                                 std::to_string(workspace.device()) + ", the product runs on " +
                                 std::to_string(current_device()));
   }
-  const TmaReadable<MatrixBf16> a_rows(a);
-  const TmaReadable<MatrixBf16> b_rows(b);
-  variant.launch(a_rows.view(), b_rows.view(), c, workspace);
-  return a_rows.copied() || b_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
+  return launch_on_readable_rows(a, b, c, [&](MatrixBf16 a_rows, MatrixBf16 b_rows) {
+    variant.launch(a_rows, b_rows, c, workspace);
+  });
 }
 
 }  // namespace ladder

@@ -51,9 +51,9 @@ class StreamKWorkspace {
 
 // c = a * b on device views with the named variant, any sizes and strides. Where A's or B's rows
 // are not whole 16 bytes, which TMA needs, the variant reads a copy of them in aligned rows
-// (common/hopper/tma_readable.hpp) and the path is OperandPath::tma_after_copy; where M, N or K
-// is 0, stage 15's kernel writes C. The errors as launch_gemm_tma_wgmma's, and
-// std::invalid_argument for an unknown variant or a workspace made on another device.
+// (common/hopper/tma_readable.hpp) and the path is OperandPath::tma_after_copy, else
+// OperandPath::tma. The errors as launch_gemm_tma_wgmma's, and std::invalid_argument for an
+// unknown variant or a workspace made on another device.
 OperandPath launch_gemm_stream_k(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c,
                                  const StreamKWorkspace& workspace);
 

@@ -220,8 +220,8 @@ __global__ void __launch_bounds__(K::kThreads, 1)
         for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
       }
       bool holding = false;  // slot it - 1 still read by a running wgmma group
-      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: run() writes
-      // K = 0's zeros itself).
+      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: K = 0 never
+      // launches, launch_on_readable_rows writes its zeros).
       SliceFactors<K> next{};
       if constexpr (K::kBlockScaled && K::kFactorsAhead) {
         next = slice_factors<K>(scales, row, col0, 0);
@@ -414,7 +414,7 @@ std::string dims(int rows, int columns) {
 }
 
 // Checks the operands and the GPU, then runs the product with `tma`, on copies of the
-// operands in aligned rows where theirs are not whole 16 bytes (tma_readable.hpp). K = 0: C = 0.
+// operands in aligned rows where theirs are not whole 16 bytes (tma_readable.hpp).
 OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8Launch tma) {
   auto shape = [](const auto& m) {
     check_view(Matrix{m.width, m.height, m.stride, nullptr});
@@ -425,16 +425,9 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8L
     throw std::invalid_argument("stage 22: " + shapes + " must be m x k, n x k and m x n");
   }
   require_hopper();
-  if (c.empty()) return OperandPath::tma;
-  if (a.width == 0) {
-    CUDA_CHECK(
-        cudaMemset2D(c.data, c.stride * sizeof(float), 0, c.width * sizeof(float), c.height));
-    return OperandPath::tma;
-  }
-  const TmaReadable<MatrixFp8> a_rows(a);
-  const TmaReadable<MatrixFp8> b_t_rows(b_t);
-  tma(a_rows.view(), b_t_rows.view(), c, scales);
-  return a_rows.copied() || b_t_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
+  return launch_on_readable_rows(a, b_t, c, [&](MatrixFp8 a_rows, MatrixFp8 b_t_rows) {
+    tma(a_rows, b_t_rows, c, scales);
+  });
 }
 
 }  // namespace

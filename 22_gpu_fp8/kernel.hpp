@@ -26,7 +26,6 @@ std::vector<Candidate> fp8_priced();
 // it never promotes): the window of the error bound fp8_gemm_gamma.
 int fp8_promotion_window(const std::string& config, int k);
 
-
 // c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
 // transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns
 // OperandPath::tma, or OperandPath::tma_after_copy where an operand's rows are not whole 16
@@ -54,7 +53,7 @@ std::vector<std::string> fp8_block_configs();
 
 // The whole call from FP32, queued on the default stream: A's and B's scales, A quantised as it
 // is and B into B^T, then the default's product. a (m x k) and b_t (n x k) are the caller's
-// workspaces; rows of whole 16 bytes keep the product on the TMA path.
+// workspaces; with rows of whole 16 bytes the product reads them without a copy.
 OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c);
 
 }  // namespace ladder

@@ -85,8 +85,8 @@ FP8_PROBLEMS = (("2048^3", "bench_2048.csv"), ("4096^3", "bench_4096.csv"),
                 ("8192^3", "bench_8192.csv"), ("2048x4096x4096", "bench_2048x4096x4096.csv"))
 # The rows of the FP8 stage's table: (words, the row's variant in the CSV).
 FP8_ROWS = (
-    ("128 x 256 in two parts, promoted every slice (alone within one wave, else in pairs)",
-     "by_size, "),
+    ("`by_size`: the model's tiling (section G), promoted every slice", "by_size, "),
+    ("128 x 256 in pairs, in two parts, promoted every slice", "128x256_c2_promote1, "),
     ("the same tiles, never promoted (`128x256_c2_no_promotion`)", "128x256_c2_no_promotion, "),
     ("128 x 192 in one part, promoted every slice", "128x192_c2_promote1, "),
     ("128 x 192, promoted every 2 slices", "128x192_c2_promote2, "),

@@ -3,11 +3,11 @@
 // of the values the E4M3 operands stand for (every product exact), within fp8_gemm_gamma. The
 // operands and C sit inside NaN-filled buffers with guard cells (guarded_layouts.hpp), laid
 // out so that some take the TMA path on the operands and some on copies in aligned rows; the
-// path is checked against the 16-byte rule. The default also runs many times at a large K, bit for bit the
-// same each time, and at a long K of positive products stays within a bound that the variants
-// that never promote exceed. The quantisation's NaN, infinities and tiny values, and every
-// refusal of a view or factor matrix, have tests of their own. Tagged [sm90] (sm_90a code): the
-// runner skips them on other GPUs.
+// path is checked against the 16-byte rule. The default also runs many times at a large K, bit
+// for bit the same each time, and at a long K of positive products stays within a bound that
+// the variants that never promote exceed. The quantisation's NaN, infinities and tiny values,
+// and every refusal of a view or factor matrix, have tests of their own. Tagged [sm90] (sm_90a
+// code): the runner skips them on other GPUs.
 #include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>
@@ -533,9 +533,9 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
 
 namespace {
 
-// The per-block product of exact operands with these factors, on operands in aligned rows
-// (layout 1) and on copies of shifted ones (layout 2), bit for bit; on the TMA path with the factors loaded a slice ahead
-// (the default) and at each promotion (the ablation).
+// The per-block product of exact operands with these factors, bit for bit, on operands in
+// aligned rows (layout 1) and on copies of shifted ones (layout 2), with every tiling, the
+// factors loaded a slice ahead (the default) and at each promotion (the ablation).
 void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
   for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
     ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
@@ -589,17 +589,36 @@ TEST_CASE("22 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage22]") {
   REQUIRE(got.quantize == 1.0f);
   REQUIRE(got.dequantize == 1.0f);
 
+  // K = 0, per tensor and per block (factor matrices of no columns): C's view all zeros, in a
+  // shifted sub-view whose guard cells must stay untouched.
   DeviceMatrixFp8 a(8, 16);
   DeviceMatrixFp8 b_t(16, 16);
-  DeviceMatrix c(8, 16);
+  DeviceMatrix factors(16, 16);
   const MatrixFp8 no_columns_a{0, 8, 16, a.view().data};
   const MatrixFp8 no_columns_b_t{0, 16, 16, b_t.view().data};
-  launch_gemm_fp8(fp8_configs().front(), {no_columns_a, scale.get()}, {no_columns_b_t, scale.get()},
-                  c.view());
-  HostMatrix c_host(8, 16);
-  c.download(c_host.view());
-  for (int row = 0; row < 8; ++row) {
-    for (int col = 0; col < 16; ++col) REQUIRE(c_host.get(row, col) == 0.0f);
+  const Matrix no_columns_a_factors{0, 8, 16, factors.view().data};
+  const Matrix no_columns_b_factors{0, 1, 16, factors.view().data};
+  const Layout& c_layout = kFloatLayouts[2];
+  DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(c_layout, 8, 16);
+  const Matrix c = view_in(c_buffer.view(), c_layout, 8, 16);
+  for (const bool per_block : {false, true}) {
+    CAPTURE(per_block);
+    c_buffer.poison();
+    const OperandPath path =
+        per_block ? launch_gemm_fp8_block_scaled({no_columns_a, no_columns_a_factors},
+                                                 {no_columns_b_t, no_columns_b_factors}, c)
+                  : launch_gemm_fp8(fp8_configs().front(), {no_columns_a, scale.get()},
+                                    {no_columns_b_t, scale.get()}, c);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    REQUIRE(path == OperandPath::tma);
+    HostMatrix c_host = test::download_whole(c_buffer);
+    for (int row = 0; row < 8; ++row) {
+      for (int col = 0; col < 16; ++col) {
+        REQUIRE(c_host.get(c_layout.row_offset + row, c_layout.col_offset + col) == 0.0f);
+      }
+    }
+    REQUIRE(test::written_outside(c_host.view(), c_layout.row_offset, c_layout.col_offset, 8,
+                                  16) == 0);
   }
 }
 

@@ -2,10 +2,9 @@
 // times the previous stage's BF16 default on the same random inputs rounded to BF16, then on
 // E4M3 operands that the stage's own kernels quantise: the chosen variants per tensor; with
 // the default, the per-block variant (after its ablation and other tilings, with --config all)
-// and the whole
-// call from FP32; then cuBLASLt FP8 per tensor and block-scaled (the per-block row's own
-// ceiling, its share printed below the table); with --config all, the quantisation passes
-// against cudaMemcpy.
+// and the whole call from FP32; then cuBLASLt FP8 per tensor and block-scaled (the per-block
+// row's own ceiling, its share printed below the table); with --config all, the quantisation
+// passes against cudaMemcpy.
 #pragma once
 
 #include <string>

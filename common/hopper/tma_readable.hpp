@@ -12,6 +12,10 @@
 #pragma once
 
 #include <memory>
+#include <utility>
+
+#include "common/matrix.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -19,29 +23,51 @@ namespace ladder {
 struct FreeOnDefaultStream {
   void operator()(void* data) const;
 };
-using DefaultStreamBuffer = std::unique_ptr<void, FreeOnDefaultStream>;
+
+// A copy of an operand's rows and its stride in elements.
+struct RowsCopy {
+  std::unique_ptr<void, FreeOnDefaultStream> data;
+  int stride = 0;
+};
 
 // Where the rows at `data` (width x height elements of element_bytes, `stride` apart) are not
 // whole 16 bytes: their copy in rows of whole 128-byte lines (of 16 bytes, where lines would
-// break the int rule of common/matrix.hpp), queued on the default stream, with `stride` set to
-// the copy's. Else null, and `stride` as it was.
-DefaultStreamBuffer copy_rows_for_tma(const void* data, int width, int height, int& stride,
-                                      int element_bytes);
+// break the int rule of common/matrix.hpp), queued on the default stream, from a pool of the
+// copies' own that keeps its memory between calls. Else no copy (data null).
+RowsCopy copy_rows_for_tma(const void* data, int width, int height, int stride,
+                           int element_bytes);
 
 template <class View>
 class TmaReadable {
  public:
-  explicit TmaReadable(View m)
-      : view_(m), copy_(copy_rows_for_tma(m.data, m.width, m.height, view_.stride,
-                                          sizeof(*m.data))) {
-    if (copy_) view_.data = static_cast<decltype(m.data)>(copy_.get());
+  explicit TmaReadable(View m) : view_(m) {
+    RowsCopy copy = copy_rows_for_tma(m.data, m.width, m.height, m.stride, sizeof(*m.data));
+    if (copy.data == nullptr) return;
+    view_.data = static_cast<decltype(m.data)>(copy.data.get());
+    view_.stride = copy.stride;
+    copy_ = std::move(copy.data);
   }
   View view() const { return view_; }
   bool copied() const { return copy_ != nullptr; }
 
  private:
   View view_;
-  DefaultStreamBuffer copy_;
+  std::unique_ptr<void, FreeOnDefaultStream> copy_;
 };
+
+// Where C is empty or K is 0, writes C's zeros (the empty sums) and returns true: nothing is
+// left to multiply.
+bool write_empty_product(Matrix c, int k);
+
+// c = a * b by `launch(a, b)` on the operands as TMA can read them; the path: TMA, or TMA after
+// a copy. The launchers of the Hopper stages whose operands may have any rows.
+template <class View, class Launch>
+OperandPath launch_on_readable_rows(View a, View b, Matrix c, Launch launch) {
+  if (write_empty_product(c, a.width)) return OperandPath::tma;
+  const TmaReadable<View> a_rows(a);
+  const TmaReadable<View> b_rows(b);
+  launch(a_rows.view(), b_rows.view());
+  return a_rows.copied() || b_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
+}
 
 }  // namespace ladder
