@@ -6,7 +6,6 @@
 
 #include "20_gpu_tf32/tf32_swapped.hpp"
 #include "common/config_table.hpp"
-#include "common/cuda_check.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
 #include "common/hopper/persistent_rule.cuh"

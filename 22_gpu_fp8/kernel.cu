@@ -8,7 +8,6 @@
 #include "22_gpu_fp8/model_constants.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
-#include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
@@ -337,6 +336,11 @@ struct Fp8Variant {
   Fp8Launch per_block[2];
 };
 
+// A variant's per-block launch with the factors loaded as `loads` says (null where it has none).
+constexpr Fp8Launch per_block_launch(const Fp8Variant& variant, FactorLoads loads) {
+  return variant.per_block[loads == FactorLoads::slice_ahead ? 0 : 1];
+}
+
 // A tiling by_size chooses among: Cfg's whole tiles promoted every slice, priced as such.
 template <class Cfg, int Parts = 1>
 constexpr Fp8Variant priced_variant(const char* name) {
@@ -401,8 +405,7 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) 
 // the per-block one runs with the factors' multiplies added to every promotion.
 template <FactorLoads Loads>
 void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  kVariants[by_size_choice(c, a.width)].per_block[Loads == FactorLoads::slice_ahead ? 0 : 1](
-      a, b_t, c, scales);
+  per_block_launch(kVariants[by_size_choice(c, a.width)], Loads)(a, b_t, c, scales);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
@@ -453,7 +456,9 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
 std::vector<std::string> fp8_block_configs() {
   std::vector<std::string> names;
   for (const Fp8Variant& variant : kVariants) {
-    if (variant.per_block[0] != nullptr) names.emplace_back(variant.name);
+    if (per_block_launch(variant, FactorLoads::slice_ahead) != nullptr) {
+      names.emplace_back(variant.name);
+    }
   }
   return names;
 }
@@ -461,7 +466,7 @@ std::vector<std::string> fp8_block_configs() {
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
                                          FactorLoads loads, const std::string& config) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
-  const Fp8Launch launch = variant.per_block[loads == FactorLoads::slice_ahead ? 0 : 1];
+  const Fp8Launch launch = per_block_launch(variant, loads);
   if (launch == nullptr) {
     throw std::invalid_argument("stage 22: '" + config +
                                 "' has no per-block kernel; fp8_block_configs() has");
