@@ -2,12 +2,11 @@
 // model of their times that picks among them per shape. sm_90a only.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "common/hopper/tile_model.hpp"
+#include "common/hopper/tile_parts.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/operand_path.hpp"
@@ -22,32 +21,6 @@ std::vector<std::string> stream_k_configs();
 // The variants by_shape chooses among, as its model prices them: stream_k_configs() after
 // by_shape, in that order.
 std::vector<Candidate> stream_k_candidates();
-
-// Where the parts of split tiles meet: a 128 x 256 FP32 partial tile and two flags per SM of
-// the current device, allocated once and reused by every launch (each sets the flags to its own
-// number). Launches that use it must not overlap: queue them on one stream. Not copyable.
-class StreamKWorkspace {
- public:
-  StreamKWorkspace();
-  ~StreamKWorkspace();
-  StreamKWorkspace(const StreamKWorkspace&) = delete;
-  StreamKWorkspace& operator=(const StreamKWorkspace&) = delete;
-
-  // What the constructor allocates (for the memory check before it).
-  static std::uint64_t bytes_needed();
-
-  float* partials() const { return partials_; }
-  int* flags() const { return flags_; }
-  std::size_t partial_bytes() const;       // the bytes at partials()
-  std::size_t flag_count() const;          // the ints at flags()
-  int device() const { return device_; }  // the device it was allocated on
-
- private:
-  float* partials_ = nullptr;
-  int* flags_ = nullptr;
-  int device_ = 0;
-  int blocks_ = 0;
-};
 
 // c = a * b on device views with the named variant, any sizes and strides. Where A's or B's rows
 // are not whole 16 bytes, which TMA needs, the variant reads a copy of them in aligned rows

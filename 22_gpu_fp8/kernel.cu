@@ -1,6 +1,9 @@
 #include "22_gpu_fp8/kernel.hpp"
 
 #include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -8,11 +11,13 @@
 #include "22_gpu_fp8/model_constants.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
+#include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tile_model.hpp"
+#include "common/hopper/tile_parts.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/tma_readable.hpp"
 #include "common/hopper/warp_specialization.cuh"
@@ -182,10 +187,13 @@ __device__ inline void store_scaled(float (&out)[N / 2], float dequantize, const
   }
 }
 
-template <class K, bool TmaStore>
+// Divided: the launch cuts tiles into parts along K (stage 21's walk and meet_parts), else
+// every part is a whole tile (stage 19's walk, with fewer registers).
+template <class K, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(K::kThreads, 1)
     gemm_fp8(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-             const __grid_constant__ CUtensorMap c_map, int k, Matrix c, Scales scales) {
+             const __grid_constant__ CUtensorMap c_map, Matrix c, Scales scales,
+             const Division division, const PartialTiles work) {
   constexpr int kSlots = K::kSlots;
   constexpr int N = K::kBlockN;
   extern __shared__ unsigned char shared[];
@@ -195,12 +203,28 @@ __global__ void __launch_bounds__(K::kThreads, 1)
 
   const TileOrder<K> order(c);
   const int cluster = blockIdx.x / K::kClusterM;
-  const int step = gridDim.x / K::kClusterM;
-  const int slices = (k + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
+  auto walk_parts = [&] {
+    if constexpr (Divided) {
+      return PartWalk(division, cluster);
+    } else {
+      return WholeTileWalk(order.count(), division.slices, cluster, division.clusters);
+    }
+  };
 
   if (threadIdx.x / 128 == 0) {
+    // Producer: the slices of each part the cluster walks (stage 21's).
     registers_decrease<kProducerRegisters>();
-    load_tiles<E4m3Operands>(layout, &a_map, &b_map, order, cluster, step, slices, rank);
+    if (threadIdx.x == 0) {
+      int it = 0;
+      auto walk = walk_parts();
+      Part part{};
+      while (walk.next(part)) {
+        const auto [row0, col0] = order.origin(part.tile, rank);
+        for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
+          load_slice<E4m3Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
+        }
+      }
+    }
   } else {
     registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
@@ -210,8 +234,10 @@ __global__ void __launch_bounds__(K::kThreads, 1)
     float dequantize = 1.0f;   // per tensor, applied once, at the store
     if constexpr (!K::kBlockScaled) dequantize = scales.a->dequantize * scales.b->dequantize;
     int it = 0;
-    for (int t = cluster; t < order.count(); t += step) {
-      const auto [row0, col0] = order.origin(t, rank);
+    auto walk = walk_parts();
+    Part part{};
+    while (walk.next(part)) {
+      const auto [row0, col0] = order.origin(part.tile, rank);
       const int strip_row = row0 + consumer * 64;
       const int row = strip_row + thread / 32 * 16 + thread % 32 / 4;
       if constexpr (K::kPromotes) {
@@ -219,33 +245,36 @@ __global__ void __launch_bounds__(K::kThreads, 1)
         for (int i = 0; i < N / 2; ++i) sum[i] = 0.0f;
       }
       bool holding = false;  // slot it - 1 still read by a running wgmma group
-      // Per block: slice s's factors, loaded during slice s - 1 (slices >= 1: K = 0 never
-      // launches, launch_on_readable_rows writes its zeros).
+      // Per block: slice s's factors, loaded during slice s - 1 (a part has a slice at least:
+      // K = 0 never launches, launch_on_readable_rows writes its zeros).
       SliceFactors<K> next{};
       if constexpr (K::kBlockScaled && K::kFactorsAhead) {
-        next = slice_factors<K>(scales, row, col0, 0);
+        next = slice_factors<K>(scales, row, col0, part.k_begin);
       }
-      for (int s = 0; s < slices; ++s, ++it) {
+      for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
         const unsigned char* slot = layout.ring + it % kSlots * K::kSlotBytes;
         const unsigned char* a_strip = slot + consumer * 64 * kSliceRowBytes;
         const SliceFactors<K> now = next;
         barrier_wait(&layout.full[it % kSlots], it / kSlots % 2);
-        const bool restart = s % (K::kPromotes ? K::kPromoteEvery : slices) == 0;
+        // Slices counted from the part's first: promotion windows start with the part.
+        const int in_part = s - part.k_begin;
+        const bool restart = K::kPromotes ? in_part % K::kPromoteEvery == 0 : in_part == 0;
         const bool promote =
             K::kPromotes &&
-            ((s + 1) % (K::kPromotes ? K::kPromoteEvery : 1) == 0 || s + 1 == slices);
+            ((in_part + 1) % (K::kPromotes ? K::kPromoteEvery : 1) == 0 || s + 1 == part.k_end);
         // Compute: four k32 steps a part. Then promote the part, or (between promotions) let
         // the group run on while the previous slice's slot goes back.
 #pragma unroll
-        for (int part = 0; part < K::kParts; ++part) {
+        for (int column_part = 0; column_part < K::kParts; ++column_part) {
           wgmma_fence();
           multiply_slice_fp8<K::kPartN>(
-              a_strip, slot + K::kSliceABytes + part * K::kPartN * kSliceRowBytes, acc, !restart);
+              a_strip, slot + K::kSliceABytes + column_part * K::kPartN * kSliceRowBytes, acc,
+              !restart);
           wgmma_commit();
           // The next slice's factors, loaded while the tensor cores finish this one (after the
           // slice's last wgmma.fence, which would wait for them).
           if constexpr (K::kBlockScaled && K::kFactorsAhead) {
-            if (part == K::kParts - 1 && s + 1 < slices) {
+            if (column_part == K::kParts - 1 && s + 1 < part.k_end) {
               next = slice_factors<K>(scales, row, col0, s + 1);
             }
           }
@@ -257,29 +286,37 @@ __global__ void __launch_bounds__(K::kThreads, 1)
             BlockFactors factors{};
             if constexpr (K::kBlockScaled) {
               factors = part_factors<K>(
-                  K::kFactorsAhead ? now : slice_factors<K>(scales, row, col0, s), part);
+                  K::kFactorsAhead ? now : slice_factors<K>(scales, row, col0, s), column_part);
             }
             wgmma_wait<0>();
-            if (part == K::kParts - 1) {
+            if (column_part == K::kParts - 1) {
               if (holding) release_slot(layout, it - 1, thread);
               release_slot(layout, it, thread);
               holding = false;
             }
-            if (part == 0) promote_part<K, 0>(sum, acc, factors, col0);
-            if (part == 1) promote_part<K, K::kParts - 1>(sum, acc, factors, col0);
+            if (column_part == 0) promote_part<K, 0>(sum, acc, factors, col0);
+            if (column_part == 1) promote_part<K, K::kParts - 1>(sum, acc, factors, col0);
           }
         }
       }
       wgmma_wait<0>();  // unconditional: ptxas must see every group done before acc is read
       if (holding) release_slot(layout, it - 1, thread);
-      unsigned char* staging = layout.staging + consumer * kStagingBytes;
+      // The part's sums: promoted, or without promotion the accumulators. A part that does not
+      // finish its tile leaves them for the one that does (stage 21's meet_parts).
+      auto finish = [&, col0 = col0](float(&out)[N / 2]) {
+        if constexpr (Divided) {
+          if (!meet_parts<K, N>(work, division, part, cluster, rank, consumer, out, thread)) {
+            return;
+          }
+        }
+        store_scaled<N, TmaStore>(out, dequantize, &c_map, layout.staging + consumer * kStagingBytes,
+                                  c, strip_row, col0, thread, consumer);
+      };
       if constexpr (K::kPromotes) {
-        store_scaled<N, TmaStore>(sum, dequantize, &c_map, staging, c, strip_row, col0, thread,
-                                  consumer);
+        finish(sum);
       } else {
         static_assert(K::kParts == 1, "without promotion the accumulators are the tile's");
-        store_scaled<N, TmaStore>(acc, dequantize, &c_map, staging, c, strip_row, col0, thread,
-                                  consumer);
+        finish(acc);
       }
     }
     if constexpr (TmaStore) {
@@ -289,33 +326,52 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   if constexpr (K::kClusterM > 1) cluster_sync();
 }
 
-template <class K>
+const StreamKWorkspace& divided_workspace();
+
+// K's kernel on c's tiles divided by `scheme` (stage 21's division, common/hopper/tile_parts.hpp).
+template <class K, Scheme kScheme>
 void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  const bool tma_store = allows_tma_store(c);
-  const auto kernel = tma_store ? gemm_fp8<K, true> : gemm_fp8<K, false>;
+  const int slices = (a.width + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
+  const Division division = divide(cluster_tiles<K>(c), slices,
+                                   resident_clusters_of<K>(gemm_fp8<K, true, false>), kScheme);
   const CUtensorMap a_map = make_tensor_map_2d(a, E4m3Operands::kSliceK, K::kBlockM);
   const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
+  const bool tma_store = allows_tma_store(c);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  const long long clusters =
-      even_rounds_clusters(cluster_tiles<K>(c), resident_clusters_of<K>(gemm_fp8<K, true>));
-  launch_in_clusters<K>(kernel, clusters, a_map, b_map, c_map, a.width, c, scales);
+  if (division.whole_tiles == division.tiles) {
+    const auto kernel = tma_store ? gemm_fp8<K, true, false> : gemm_fp8<K, false, false>;
+    launch_in_clusters<K>(kernel, division.clusters, a_map, b_map, c_map, c, scales, division,
+                          PartialTiles{nullptr, nullptr, 0});  // whole tiles meet no others
+    return;
+  }
+  if constexpr (kScheme != Scheme::data_parallel) {
+    static_assert(K::kBlockM * K::kBlockN <= 128 * 256 && K::kConsumers == 2,
+                  "a partial tile the workspace holds");
+    const StreamKWorkspace& workspace = divided_workspace();
+    const PartialTiles work{reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
+                            next_launch_number()};
+    const auto kernel = tma_store ? gemm_fp8<K, true, true> : gemm_fp8<K, false, true>;
+    launch_in_clusters<K>(kernel, division.clusters, a_map, b_map, c_map, c, scales, division,
+                          work);
+  }
 }
 
 // Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow, NarrowAlone: 128 x 192) and a
 // narrower one. With promotion every slice, 128 x 256 tiles go in two parts of 128 columns.
 using Alone128 = Config<128, 128, 64, 1, 8, true>;
 
-template <class Cfg, int PromoteEvery, int Parts = 1>
+template <class Cfg, int PromoteEvery, int Parts = 1, Scheme kScheme = Scheme::data_parallel>
 void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>>(a, b_t, c, scales);
+  launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>, kScheme>(a, b_t, c, scales);
 }
 
 // Per block: Cfg's tiles, 256-wide ones in two parts (a part is one block of B wide), the
 // factors loaded as Loads says.
-template <class Cfg, FactorLoads Loads>
+template <class Cfg, FactorLoads Loads, Scheme kScheme>
 void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  launch<Fp8Kernel<Cfg, 1, true, Cfg::kBlockN == 256 ? 2 : 1, Loads>>(a, b_t, c, scales);
+  launch<Fp8Kernel<Cfg, 1, true, Cfg::kBlockN == 256 ? 2 : 1, Loads>, kScheme>(a, b_t, c,
+                                                                               scales);
 }
 
 using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
@@ -341,15 +397,17 @@ constexpr Fp8Launch per_block_launch(const Fp8Variant& variant, FactorLoads load
   return variant.per_block[loads == FactorLoads::slice_ahead ? 0 : 1];
 }
 
-// A tiling by_size chooses among: Cfg's whole tiles promoted every slice, priced as such.
-template <class Cfg, int Parts = 1>
+// A tiling by_size chooses among: Cfg's tiles promoted every slice, whole or divided by
+// `scheme` as stage 21's, priced as such.
+template <class Cfg, Scheme kScheme = Scheme::data_parallel>
 constexpr Fp8Variant priced_variant(const char* name) {
+  constexpr int kParts = Cfg::kBlockN == 256 ? 2 : 1;
   return {name,
-          launch_per_tensor<Cfg, 1, Parts>,
+          launch_per_tensor<Cfg, 1, kParts, kScheme>,
           1,
-          {Cfg::kBlockN, Cfg::kClusterM, Scheme::data_parallel},
-          {launch_per_block<Cfg, FactorLoads::slice_ahead>,
-           launch_per_block<Cfg, FactorLoads::at_promotion>}};
+          {Cfg::kBlockN, Cfg::kClusterM, kScheme},
+          {launch_per_block<Cfg, FactorLoads::slice_ahead, kScheme>,
+           launch_per_block<Cfg, FactorLoads::at_promotion, kScheme>}};
 }
 
 constexpr Fp8Variant kVariants[] = {
@@ -359,11 +417,17 @@ constexpr Fp8Variant kVariants[] = {
      {},
      {launch_per_block_by_size<FactorLoads::slice_ahead>,
       launch_per_block_by_size<FactorLoads::at_promotion>}},
-    priced_variant<Wide, 2>("128x256_c2_promote1"),
-    priced_variant<WideAlone, 2>("128x256_c1_promote1"),
+    priced_variant<Wide>("128x256_c2_promote1"),
+    priced_variant<WideAlone>("128x256_c1_promote1"),
     priced_variant<Narrow>("128x192_c2_promote1"),
     priced_variant<NarrowAlone>("128x192_c1_promote1"),
     priced_variant<Alone128>("128x128_c1_promote1"),
+    priced_variant<Wide, Scheme::split_k>("128x256_c2_split"),
+    priced_variant<Wide, Scheme::stream_k>("128x256_c2_stream"),
+    priced_variant<NarrowAlone, Scheme::split_k>("128x192_c1_split"),
+    priced_variant<NarrowAlone, Scheme::stream_k>("128x192_c1_stream"),
+    priced_variant<Alone128, Scheme::split_k>("128x128_c1_split"),
+    priced_variant<Alone128, Scheme::stream_k>("128x128_c1_stream"),
     {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2, {}, {}},
     {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4, {}, {}},
     {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0, {}, {}},
@@ -393,7 +457,7 @@ const Choices& by_size_choices() {
 int by_size_choice(const Matrix& c, int k) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const Choices& choices = by_size_choices();
-  const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true>));
+  const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
   return choices.variants[fastest(fp8_model::kModel, c.height, c.width, k, gpu, choices.priced)];
 }
 
@@ -406,6 +470,19 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) 
 template <FactorLoads Loads>
 void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   per_block_launch(kVariants[by_size_choice(c, a.width)], Loads)(a, b_t, c, scales);
+}
+
+// The divided variants' workspace, one per device, made at their first launch on it and kept
+// (launch_gemm_fp8's launches queue on the default stream, one after another).
+const StreamKWorkspace& divided_workspace() {
+  static std::mutex mutex;
+  static std::map<int, std::unique_ptr<StreamKWorkspace>> made;  // device -> its workspace
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<StreamKWorkspace>& workspace = made[device];
+  if (!workspace) workspace = std::make_unique<StreamKWorkspace>();
+  return *workspace;
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow

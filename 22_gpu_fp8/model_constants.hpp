@@ -21,9 +21,9 @@ inline constexpr ModelConstants kModel = {
     kTilings, 5,
     128,  // slice_k
     1,  // operand_bytes
-    0.000000,  // rho: a 128 x 256 partial tile read back
-    0.000000,  // sigma_split: a split-K launch's extra
-    0.000000,  // sigma_stream: a Stream-K launch's extra
+    2.186100,  // rho: a 128 x 256 partial tile read back
+    3.883651,  // sigma_split: a split-K launch's extra
+    5.898647,  // sigma_stream: a Stream-K launch's extra
     4.708251,  // lambda: the launch
     50000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit

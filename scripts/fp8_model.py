@@ -26,6 +26,7 @@ stage's default) and the oracle's (the fastest tiling, measured).
 import argparse
 import math
 import os
+import re
 import sys
 
 import stream_k_model as bf16_model
@@ -43,19 +44,44 @@ CEILING = "cuBLASLt FP8 (E4M3, FP32 accumulate)"
 DEFAULT = "by_size"
 SLICE_K = 128
 # The tilings by_size chooses among, each a variant promoted every slice (as stage 21's model
-# names them).
+# names them), whole; and those it also runs divided as stage 21's, split-K or Stream-K.
 NAMES = ["128x256_c2", "128x256_c1", "128x192_c2", "128x192_c1", "128x128_c1"]
+DIVIDED = ["128x256_c2", "128x192_c1", "128x128_c1"]
+CANDIDATES = [(t, "dp") for t in NAMES] + [(t, s) for t in DIVIDED for s in ("split", "stream")]
+STAGE_21_HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
+
+
+def variant(tiling, scheme):
+    """The stage's name for a tiling run whole ("128x192_c1_promote1") or divided
+    ("128x192_c1_split")."""
+    return f"{tiling}_promote1" if scheme == "dp" else f"{tiling}_{scheme}"
+
+
+def divided_constants():
+    """rho and the two sigmas as stage 21's fit wrote them: a partial tile is 128 x 256 FP32
+    sums and a division's extra the same work, whichever operands the slices multiply."""
+    with open(STAGE_21_HEADER) as f:
+        text = f.read()
+    values = []
+    for name in ("rho", "sigma_split", "sigma_stream"):
+        found = re.search(r"([0-9.]+),\s*// " + name + ":", text)
+        if not found:
+            raise SystemExit(f"fp8_model.py: no {name} in {STAGE_21_HEADER}")
+        values.append(float(found.group(1)))
+    return values
 
 
 class Model(bf16_model.Model):
-    """Stage 21's model on FP8: 128-deep slices of 1-byte elements, whole tiles only (so rho and
-    the sigmas stay 0)."""
+    """Stage 21's model on FP8: 128-deep slices of 1-byte elements; tau, phi and lambda fitted on
+    whole tiles, rho and the sigmas stage 21's (divided_constants)."""
 
     def __init__(self, gpu, beta, params=None):
-        super().__init__(gpu, beta, 1, params, slice_k=SLICE_K, operand_bytes=1)
+        super().__init__(gpu, beta, bf16_model.max_split(), params, slice_k=SLICE_K,
+                         operand_bytes=1)
 
     def pick(self, m, n, k):
-        return min(NAMES, key=lambda t: self.predict(t, "dp", m, n, k))
+        """(tiling, scheme) predicted fastest; the first of CANDIDATES on a tie, as fastest()."""
+        return min(CANDIDATES, key=lambda c: self.predict(*c, m, n, k))
 
     def constants(self, tiling):
         """tau and phi of a tiling."""
@@ -78,34 +104,42 @@ def fitted(gpu, runs):
     samples = samples_of(runs)
     models = [Model(gpu, beta * 1e3).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
     model = min(models, key=lambda candidate: candidate.error(samples))
+    model.params[-4:-1] = divided_constants()
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
 
 
 def check(model, run, label):
-    """The model's picks against by_size as the run measured it and against the fastest tiling
-    (the oracle): in % of cuBLASLt FP8 where the run has that ceiling, and the pick's gap to the
-    oracle on every shape, the shapes without a ceiling too."""
+    """The model's picks against by_size as the run measured it and against the fastest
+    candidate the run measured (the oracle): in % of cuBLASLt FP8 where the run has that
+    ceiling, and the pick's gap to the oracle on every shape, the shapes without a ceiling too.
+    Shapes where the run did not time the pick (a run from before the divided variants) are
+    counted, not checked."""
     def cut(values, pick=bf16_model.geomean):  # a %, cut to one decimal, never rounded up
         return f"{math.floor(10 * pick(values)) / 10:.1f}%"
 
-    gaps, shares = [], []
+    gaps, shares, unmeasured = [], [], 0
     for (name, m, n, k), times in run.items():
-        pick = model.pick(m, n, k)
-        oracle = min(NAMES, key=lambda t: times[f"{t}_promote1"])
-        picked = times[f"{pick}_promote1"]
-        gaps.append((100 * (picked / times[f"{oracle}_promote1"] - 1), name, pick, oracle, k))
+        pick = variant(*model.pick(m, n, k))
+        if pick not in times:
+            unmeasured += 1
+            continue
+        oracle = min((variant(*c) for c in CANDIDATES if variant(*c) in times),
+                     key=lambda v: times[v])
+        picked = times[pick]
+        gaps.append((100 * (picked / times[oracle] - 1), name, pick, oracle, k))
         if CEILING in times:  # else cuBLASLt had no algorithm for the shape
             ceiling = times[CEILING]
             shares.append((100 * ceiling / picked, 100 * ceiling / times[DEFAULT],
-                           100 * ceiling / times[f"{oracle}_promote1"]))
+                           100 * ceiling / times[oracle]))
     over = [g for g in gaps if g[0] > 3]
     lines = [f"{label} ({len(shares)} shapes with a ceiling): the model's pick "
              f"{cut([s[0] for s in shares])} of cuBLASLt FP8 (lowest "
              f"{cut([s[0] for s in shares], min)}), by_size as run {cut([s[1] for s in shares])} "
              f"(lowest {cut([s[1] for s in shares], min)}), the oracle "
              f"{cut([s[2] for s in shares])}; the pick more than 3% slower than the oracle on "
-             f"{len(over)} of {len(gaps)} shapes"]
+             f"{len(over)} of {len(gaps)} shapes"
+             + (f"; {unmeasured} shapes' picks not timed in this run" if unmeasured else "")]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
               f"{'' if k % 128 == 0 else ' (rows of K off the 128-byte lines)'}"
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
@@ -113,12 +147,11 @@ def check(model, run, label):
 
 
 def header_text(model):
-    """22_gpu_fp8/model_constants.hpp: the fitted constants; FP8 divides no tile, so rho and the
-    sigmas are 0."""
+    """22_gpu_fp8/model_constants.hpp: the fitted constants, and stage 21's rho and sigmas."""
     tilings = [(name, *bf16_model.TILINGS[name][1:], *model.constants(name)) for name in NAMES]
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model", tilings,
-                                       SLICE_K, 1, (0.0, 0.0, 0.0, model.params[-1]), model.beta)
+                                       SLICE_K, 1, tuple(model.params[-4:]), model.beta)
 
 
 def picks_text(model):
@@ -132,8 +165,8 @@ def picks_text(model):
                 continue
             seen.add(shape)
             pick = model.pick(*shape)
-            rows.append(f"{shape[0]},{shape[1]},{shape[2]},{pick},"
-                        f"{model.predict(pick, 'dp', *shape):.6f},{model.gpu.bytes_per_us:.3f}")
+            rows.append(f"{shape[0]},{shape[1]},{shape[2]},{variant(*pick)},"
+                        f"{model.predict(*pick, *shape):.6f},{model.gpu.bytes_per_us:.3f}")
     return "\n".join(rows) + "\n"
 
 

@@ -55,15 +55,17 @@ const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4
 // whole slices and a partial 9th; K = 2100 is 16 whole slices and a partial 17th: every slot
 // of the 4-slot ring filled four times and more, in both barrier parities. 2100 x 2100 has more
 // 128 x 256 tiles (17 x 9) than an H100 holds blocks, so persistent blocks take a second tile.
+// Split-K cuts the few tiles of the shapes with K past 4 slices; 256 x 384 x 8960 has enough
+// slices (70 a tile) that Stream-K cuts its tiles too, into runs that cross tile boundaries.
 // Under compute-sanitizer (LADDER_QUICK_SHAPES) a few of them.
 std::vector<test::GemmCase> fp8_cases() {
   if (std::getenv("LADDER_QUICK_SHAPES") != nullptr) {
-    return {{3, 5, 7}, {129, 260, 33}, {65, 72, 1064}, {65, 300, 2100}};
+    return {{3, 5, 7}, {129, 260, 33}, {65, 72, 1064}, {65, 300, 2100}, {256, 384, 8960}};
   }
   return {{1, 1, 1},        {1, 1, 16},       {7, 5, 3},       {17, 33, 9},     {64, 64, 128},
           {65, 65, 129},    {127, 129, 255},  {128, 256, 256}, {129, 257, 257}, {256, 128, 1000},
           {257, 255, 64},   {300, 1, 64},     {1, 300, 64},    {200, 300, 40},  {65, 72, 1064},
-          {129, 257, 2100}, {2100, 2100, 200}};
+          {129, 257, 2100}, {2100, 2100, 200}, {256, 384, 8960}};
 }
 
 // E4M3 rows start 16-byte aligned where the element offset and the stride are multiples of
@@ -931,27 +933,30 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
 
 // Stage 22's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
 // (scripts/fp8_model.py), which records in model_picks.csv, for every shape of the four shape
-// lists on the H200's counts, the tiling it picks and the time it predicts, with the DRAM rate it
-// took. No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
+// lists on the H200's counts, the variant it picks and the time it predicts, with the DRAM rate
+// it took. No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
 TEST_CASE("22's model makes its script's pick and prediction on every listed shape", "[stage22]") {
   const std::vector<std::string> names = fp8_configs();
   const std::vector<Candidate> priced = fp8_priced();
   REQUIRE(priced.size() == names.size());
   std::vector<int> variants;  // the variants by_size chooses among
   std::vector<Candidate> candidates;
-  // Each runs the tiling its name says, whole tiles promoted every slice: "128x192_c1_promote1".
+  // Each runs the tiling its name says, promoted every slice, whole ("128x192_c1_promote1") or
+  // divided as stage 21's ("128x192_c1_split", "128x192_c1_stream").
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (priced[i].block_n == 0) continue;
     CAPTURE(names[i]);
     REQUIRE(i > 0);
-    REQUIRE(priced[i].scheme == Scheme::data_parallel);
+    const char* division = priced[i].scheme == Scheme::data_parallel ? "_promote1"
+                           : priced[i].scheme == Scheme::split_k     ? "_split"
+                                                                     : "_stream";
     REQUIRE(names[i] == "128x" + std::to_string(priced[i].block_n) + "_c" +
-                            std::to_string(priced[i].cluster) + "_promote1");
+                            std::to_string(priced[i].cluster) + division);
     REQUIRE(fp8_promotion_window(names[i], 4096) == fp8_promotion_window("by_size", 4096));
     variants.push_back(static_cast<int>(i));
     candidates.push_back(priced[i]);
   }
-  REQUIRE(candidates.size() == 5);
+  REQUIRE(candidates.size() == 11);
   std::ifstream picks(LADDER_SOURCE_DIR "/results/22_gpu_fp8/model_picks.csv");
   REQUIRE(picks);
   std::string line;
@@ -967,7 +972,7 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
     const ModelGpu h200{132, 66, 1980, std::stod(field[5])};
     const int choice = fastest(fp8_model::kModel, m, n, k, h200, candidates);
-    REQUIRE(names[variants[choice]] == field[3] + "_promote1");
+    REQUIRE(names[variants[choice]] == field[3]);
     REQUIRE(predicted_us(fp8_model::kModel, candidates[choice], m, n, k, h200) ==
             Approx(std::stod(field[4])).epsilon(1e-6));
     ++shapes;

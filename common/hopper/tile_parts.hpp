@@ -1,0 +1,69 @@
+// Tiles cut into parts along K, host side: how a launch divides its tiles among its clusters
+// (whole tiles, split-K or Stream-K; 21_gpu_stream_k/README.md, A) and the workspace where the
+// parts of a tile meet. The kernels' side is tile_parts.cuh. BF16 (stage 21) and FP8 (stage 22)
+// run the same division.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/hopper/tile_model.hpp"
+
+namespace ladder {
+
+// How a launch divides its tiles (in stage 19's order) among its clusters.
+struct Division {
+  int tiles;        // cluster tiles
+  int slices;       // slices of K in each
+  int clusters;     // clusters launched
+  int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 19)
+  // Split-K (split > 0): every later tile is cut into `split` ranges of slices; cluster u
+  // takes range u % split of tile whole_tiles + u / split. Stream-K (split == 0): the later
+  // iterations (tile * slices + slice) are cut into one run per cluster, stream_share long
+  // (stream_extra of them one longer).
+  int split;
+  long long stream_begin;
+  long long stream_share;
+  int stream_extra;
+};
+
+// The division of `tiles` tiles of `slices` slices by `scheme` among `resident` clusters, as the
+// model counts it (tile_model.hpp); where split-K or Stream-K would divide nothing, the tiles
+// go whole, in even rounds, as data-parallel's.
+Division divide(long long tiles, int slices, int resident, Scheme scheme);
+
+// A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
+// value a workspace's flags start with.
+unsigned next_launch_number();
+
+// Where the parts of split tiles meet: a 128 x 256 FP32 partial tile and two flags per SM of
+// the current device, allocated once and reused by every launch (each sets the flags to its own
+// number). Launches that use it must not overlap: queue them on one stream. Not copyable.
+class StreamKWorkspace {
+ public:
+  StreamKWorkspace();
+  ~StreamKWorkspace();
+  StreamKWorkspace(const StreamKWorkspace&) = delete;
+  StreamKWorkspace& operator=(const StreamKWorkspace&) = delete;
+
+  // What the constructor allocates (for the memory check before it).
+  static std::uint64_t bytes_needed();
+
+  float* partials() const { return partials_; }
+  int* flags() const { return flags_; }
+  std::size_t partial_bytes() const;       // the bytes at partials()
+  std::size_t flag_count() const;          // the ints at flags()
+  int device() const { return device_; }  // the device it was allocated on
+
+ private:
+  float* partials_ = nullptr;
+  int* flags_ = nullptr;
+  int device_ = 0;
+  int blocks_ = 0;
+};
+
+// Throws std::invalid_argument, naming `stage`, unless `workspace` was made on the current
+// device.
+void check_workspace_device(const StreamKWorkspace& workspace, const char* stage);
+
+}  // namespace ladder
