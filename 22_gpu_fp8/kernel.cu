@@ -309,8 +309,9 @@ __global__ void __launch_bounds__(K::kThreads, 1)
             return;
           }
         }
-        store_scaled<N, TmaStore>(out, dequantize, &c_map, layout.staging + consumer * kStagingBytes,
-                                  c, strip_row, col0, thread, consumer);
+        unsigned char* staging = layout.staging + consumer * kStagingBytes;
+        store_scaled<N, TmaStore>(out, dequantize, &c_map, staging, c, strip_row, col0, thread,
+                                  consumer);
       };
       if constexpr (K::kPromotes) {
         finish(sum);
