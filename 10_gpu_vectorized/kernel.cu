@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/aligned_access.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"
 

@@ -12,6 +12,7 @@
 // All sizes are template parameters; kCandidates lists the tilings the parameter search times.
 #include "11_gpu_warp_tiled/kernel.hpp"
 
+#include "common/aligned_access.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/aligned_access.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"

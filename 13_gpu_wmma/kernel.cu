@@ -2,6 +2,7 @@
 
 #include <mma.h>
 
+#include "common/aligned_access.hpp"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"
 #include "common/grid.hpp"

@@ -1,5 +1,6 @@
 #include "14_gpu_mma_ldmatrix/kernel.hpp"
 
+#include "common/aligned_access.hpp"
 #include "common/sm80/mma_tile.cuh"
 #include "common/config_table.hpp"
 #include "common/cuda_check.hpp"

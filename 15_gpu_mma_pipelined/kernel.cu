@@ -1,5 +1,6 @@
 #include "15_gpu_mma_pipelined/kernel.hpp"
 
+#include "common/aligned_access.hpp"
 #include "common/config_table.hpp"
 #include "common/errors.hpp"
 #include "common/sm80/mma_pipeline.cuh"

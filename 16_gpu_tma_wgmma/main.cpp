@@ -6,7 +6,6 @@
 //   build-native/bin/16_gpu_tma_wgmma --help
 #include "16_gpu_tma_wgmma/kernel.hpp"
 #include "common/harness/tensor_stage.hpp"
-#include "common/hopper/launch.hpp"
 
 int main(int argc, char** argv) {
   ladder::TensorStage stage;

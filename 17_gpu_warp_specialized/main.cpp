@@ -6,7 +6,6 @@
 //   build-native/bin/17_gpu_warp_specialized --help
 #include "17_gpu_warp_specialized/kernel.hpp"
 #include "common/harness/tensor_stage.hpp"
-#include "common/hopper/launch.hpp"
 
 int main(int argc, char** argv) {
   ladder::TensorStage stage;

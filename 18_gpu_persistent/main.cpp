@@ -6,7 +6,6 @@
 //   build-native/bin/18_gpu_persistent --help
 #include "18_gpu_persistent/kernel.hpp"
 #include "common/harness/tensor_stage.hpp"
-#include "common/hopper/launch.hpp"
 
 int main(int argc, char** argv) {
   ladder::TensorStage stage;

@@ -6,7 +6,6 @@
 //   build-native/bin/19_gpu_clusters --help
 #include "19_gpu_clusters/kernel.hpp"
 #include "common/harness/tensor_stage.hpp"
-#include "common/hopper/launch.hpp"
 
 int main(int argc, char** argv) {
   ladder::TensorStage stage;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "20_gpu_tf32/tf32_swapped.hpp"
+#include "common/aligned_access.hpp"
 #include "common/config_table.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"

@@ -10,7 +10,6 @@
 
 #include "21_gpu_stream_k/kernel.hpp"
 #include "common/harness/tensor_stage.hpp"
-#include "common/hopper/launch.hpp"
 
 int main(int argc, char** argv) {
   ladder::TensorStage stage;

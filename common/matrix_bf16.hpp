@@ -6,10 +6,8 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
-#include <initializer_list>
 
 #include "common/matrix.hpp"
-#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -35,15 +33,6 @@ struct MatrixBf16 {
 // col % 8 == 0 move as one 16-byte access (cp.async, uint4 loads, ldmatrix rows).
 inline bool allows_16_bytes(const MatrixBf16& m) {
   return reinterpret_cast<std::uintptr_t>(m.data) % 16 == 0 && m.stride % 8 == 0;
-}
-
-// The 16-byte path when every operand a kernel copies 16 bytes at a time allows it, else the
-// element path: the rule of the sm_80 tensor-core stages, as float4_path is the float4 stages'.
-inline OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands) {
-  for (const MatrixBf16& m : operands) {
-    if (!allows_16_bytes(m)) return OperandPath::element;
-  }
-  return OperandPath::sixteen_byte;
 }
 
 // Throws std::invalid_argument unless c = a * b is defined (as check_gemm_shapes).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "common/cuda_check.hpp"
+#include "common/errors.hpp"
 
 namespace ladder {
 

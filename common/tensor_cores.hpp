@@ -6,8 +6,6 @@
 
 #include <string>
 
-#include "common/errors.hpp"
-
 namespace ladder {
 
 // The current device's compute capability as 10 * major + minor: 80 for sm_80, 90 for sm_90.

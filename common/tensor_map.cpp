@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/aligned_access.hpp"
 #include "common/errors.hpp"
 #include "common/matrix_bf16.hpp"
 #include "common/tensor_map_fp32.hpp"
@@ -129,6 +130,8 @@ CUtensorMap make_tensor_map_2d(const MatrixFp8& m, int box_cols, int box_rows) {
                      m.stride},
                 allows_16_bytes(m), "allows_16_bytes", box_cols, box_rows);
 }
+
+bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.width % 4 == 0; }
 
 CUtensorMap make_store_tensor_map_2d(const Matrix& c, int box_cols, int box_rows) {
   return encode(Rows{"FP32", CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, c.data, c.width, c.height,

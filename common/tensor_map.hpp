@@ -9,7 +9,6 @@
 #include <cuda.h>  // CUtensorMap and the encoding enums only: nothing from libcuda is linked
 
 #include "common/matrix.hpp"
-#include "common/operand_path.hpp"
 
 namespace ladder {
 
@@ -30,7 +29,7 @@ CUtensorMap make_tensor_map_2d(const MatrixBf16& m, int box_cols, int box_rows);
 // width is not a multiple of 4 floats, the chunk holding the last column is written whole,
 // over up to 3 floats of padding past it (measured on the H100: tests/test_gemm_part4.cpp
 // caught it). So: allows_float4, and a width of whole chunks.
-inline bool allows_tma_store(const Matrix& c) { return allows_float4(c) && c.width % 4 == 0; }
+bool allows_tma_store(const Matrix& c);
 
 // A map to store into the FP32 view c through: the 128-byte swizzle, allows_tma_store(c) and a
 // box of 4 to 32 columns (a multiple of 4) by 1 to 256 rows, or std::invalid_argument.

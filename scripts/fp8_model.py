@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Stage 22's model: the time of each FP8 tiling on whole tiles, predicted from the shape and the
-GPU, as stage 21's model prices its data-parallel variants (scripts/stream_k_model.py), with
-FP8's constants; fitted on some shape lists and checked on one it never saw.
+"""Stage 22's model: the time of each FP8 tiling, whole or divided (split-K, Stream-K), predicted
+from the shape and the GPU as stage 21's model prices its variants (scripts/stream_k_model.py),
+with FP8's constants; fitted on some shape lists and checked on one it never saw.
 
   python3 scripts/fp8_model.py                  fit on results/22_gpu_fp8/model_fit/, check on
                                                 results/22_gpu_fp8/model_check_unseen.csv
@@ -18,8 +18,10 @@ clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 1
              (MK + KN + 4 MN) / min(B, active SMs x beta) + lambda)
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
-cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. The fit is linear least
-squares on the relative error over the rows the bandwidth term does not bound, as stage 21's.
+cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. A divided variant counts
+the slowest cluster's slices and tiles, plus rho per partial tile it reads back and sigma_split or
+sigma_stream once, as stage 21's. The fit is linear least squares on the relative error over the
+rows the bandwidth term does not bound, every candidate's rows together.
 The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_size's (the
 stage's default) and the oracle's (the fastest tiling, measured).
 """
@@ -48,7 +50,6 @@ SLICE_K = 128
 NAMES = ["128x256_c2", "128x256_c1", "128x192_c2", "128x192_c1", "128x128_c1"]
 DIVIDED = ["128x256_c2", "128x192_c1", "128x128_c1"]
 CANDIDATES = [(t, "dp") for t in NAMES] + [(t, s) for t in DIVIDED for s in ("split", "stream")]
-STAGE_21_HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
 
 
 def variant(tiling, scheme):
@@ -57,23 +58,9 @@ def variant(tiling, scheme):
     return f"{tiling}_promote1" if scheme == "dp" else f"{tiling}_{scheme}"
 
 
-def divided_constants():
-    """rho and the two sigmas as stage 21's fit wrote them: a partial tile is 128 x 256 FP32
-    sums and a division's extra the same work, whichever operands the slices multiply."""
-    with open(STAGE_21_HEADER) as f:
-        text = f.read()
-    values = []
-    for name in ("rho", "sigma_split", "sigma_stream"):
-        found = re.search(r"([0-9.]+),\s*// " + name + ":", text)
-        if not found:
-            raise SystemExit(f"fp8_model.py: no {name} in {STAGE_21_HEADER}")
-        values.append(float(found.group(1)))
-    return values
-
-
 class Model(bf16_model.Model):
-    """Stage 21's model on FP8: 128-deep slices of 1-byte elements; tau, phi and lambda fitted on
-    whole tiles, rho and the sigmas stage 21's (divided_constants)."""
+    """Stage 21's model on FP8: 128-deep slices of 1-byte elements, every constant fitted on FP8's
+    runs."""
 
     def __init__(self, gpu, beta, params=None):
         super().__init__(gpu, beta, bf16_model.max_split(), params, slice_k=SLICE_K,
@@ -96,15 +83,16 @@ def read_run(path):
 
 
 def samples_of(runs):
-    return [(m, n, k, t, "dp", rows[f"{t}_promote1"]) for run in runs
-            for (_, m, n, k), rows in run.items() for t in NAMES if f"{t}_promote1" in rows]
+    """(m, n, k, tiling, scheme, us) of every candidate a run timed."""
+    return [(m, n, k, t, scheme, rows[variant(t, scheme)]) for run in runs
+            for (_, m, n, k), rows in run.items() for t, scheme in CANDIDATES
+            if variant(t, scheme) in rows]
 
 
 def fitted(gpu, runs):
     samples = samples_of(runs)
     models = [Model(gpu, beta * 1e3).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
     model = min(models, key=lambda candidate: candidate.error(samples))
-    model.params[-4:-1] = divided_constants()
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
 
@@ -147,7 +135,7 @@ def check(model, run, label):
 
 
 def header_text(model):
-    """22_gpu_fp8/model_constants.hpp: the fitted constants, and stage 21's rho and sigmas."""
+    """22_gpu_fp8/model_constants.hpp: the fitted constants."""
     tilings = [(name, *bf16_model.TILINGS[name][1:], *model.constants(name)) for name in NAMES]
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model", tilings,
@@ -203,7 +191,9 @@ def report_text(gpu, model, samples, fit_runs):
     for name in NAMES:
         tau, phi = model.constants(name)
         lines.append(f"  {name}: tau {tau:.3f} us a slice, phi {phi:.2f} us a tile")
-    lines.append(f"  lambda {model.params[-1]:.2f} us")
+    rho, split, stream, launch = model.params[-4:]
+    lines.append(f"  rho {rho:.2f} us a 128 x 256 partial tile read back; sigma {split:.2f} us a "
+                 f"split-K launch, {stream:.2f} us a Stream-K launch; lambda {launch:.2f} us")
     check_run = read_run(CHECK_RUN)
     # C rows of whole 16 bytes (N a multiple of 4) take the TMA store, which the constants
     # price; the others store element by element, which they do not.

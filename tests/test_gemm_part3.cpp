@@ -13,6 +13,7 @@
 #include "10_gpu_vectorized/kernel.hpp"
 #include "11_gpu_warp_tiled/kernel.hpp"
 #include "12_gpu_pipelined/kernel.hpp"
+#include "common/aligned_access.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_memory.hpp"

@@ -32,6 +32,7 @@
 #include "21_gpu_stream_k/kernel.hpp"
 #include "21_gpu_stream_k/model_constants.hpp"
 #include "22_gpu_fp8/model_constants.hpp"
+#include "common/aligned_access.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_matrix.hpp"
 #include "common/device_matrix_bf16.hpp"

@@ -11,6 +11,7 @@
 
 #include "common/baselines.hpp"
 #include "common/matrix_bf16.hpp"
+#include "common/operand_path.hpp"
 
 namespace ladder {
 

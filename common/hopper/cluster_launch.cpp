@@ -4,9 +4,32 @@
 #include <mutex>
 #include <utility>
 
+#include "common/cuda_check.hpp"
 #include "common/errors.hpp"
 
 namespace ladder::hopper {
+namespace {
+
+// The launch of `clusters` clusters of `shape`: its config points at `cluster`, which the
+// caller keeps alive until the launch.
+cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
+                                  cudaLaunchAttribute* cluster) {
+  *cluster = {};
+  cluster->id = cudaLaunchAttributeClusterDimension;
+  cluster->val.clusterDim.x = shape.blocks;
+  cluster->val.clusterDim.y = 1;
+  cluster->val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(clusters * shape.blocks));
+  config.blockDim = dim3(shape.threads);
+  config.dynamicSmemBytes = shape.shared_bytes;
+  config.attrs = cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
+}  // namespace
+
 
 int resident_clusters(const void* kernel, ClusterShape shape) {
   // Kept for the next call under a lock: host threads may launch at once.
@@ -28,20 +51,12 @@ int resident_clusters(const void* kernel, ClusterShape shape) {
   return resident;
 }
 
-cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
-                                  cudaLaunchAttribute* cluster) {
-  *cluster = {};
-  cluster->id = cudaLaunchAttributeClusterDimension;
-  cluster->val.clusterDim.x = shape.blocks;
-  cluster->val.clusterDim.y = 1;
-  cluster->val.clusterDim.z = 1;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(clusters * shape.blocks));
-  config.blockDim = dim3(shape.threads);
-  config.dynamicSmemBytes = shape.shared_bytes;
-  config.attrs = cluster;
-  config.numAttrs = 1;
-  return config;
+void launch_clusters(const void* kernel, ClusterShape shape, long long clusters, void** args) {
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  shape.shared_bytes));
+  cudaLaunchAttribute cluster;
+  const cudaLaunchConfig_t config = cluster_config(shape, clusters, &cluster);
+  CUDA_CHECK(cudaLaunchKernelExC(&config, kernel, args));
 }
 
 long long even_rounds_clusters(long long tiles, long long resident) {

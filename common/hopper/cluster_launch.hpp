@@ -2,10 +2,6 @@
 // as many clusters as the GPU holds at once, asked of the device.
 #pragma once
 
-#include <cuda_runtime.h>
-
-#include "common/cuda_check.hpp"
-
 namespace ladder::hopper {
 
 // What a launch needs to know of a kernel's blocks.
@@ -33,20 +29,19 @@ int resident_clusters_of(void (*kernel)(Params...)) {
 // shares then differ by at most one tile (the even rounds of README 18).
 long long even_rounds_clusters(long long tiles, long long resident);
 
-// The launch of `clusters` clusters of `shape`: its config points at `cluster`, which the
-// caller keeps alive until the launch.
-cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
-                                  cudaLaunchAttribute* cluster);
+// Queues `kernel` on `clusters` clusters of `shape` with the arguments at `args`, one pointer
+// per parameter, as cudaLaunchKernelExC takes them.
+void launch_clusters(const void* kernel, ClusterShape shape, long long clusters, void** args);
 
-// Queues kernel(args...) on `clusters` clusters of Cfg's blocks.
+// Queues kernel(args...) on `clusters` clusters of Cfg's blocks. The lambda converts each
+// argument to its parameter's type, so that the pointers point at what the kernel expects.
 template <class Cfg, class... Params, class... Args>
 void launch_in_clusters(void (*kernel)(Params...), long long clusters, const Args&... args) {
-  constexpr ClusterShape shape = cluster_shape_of<Cfg>();
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  shape.shared_bytes));
-  cudaLaunchAttribute cluster;
-  const cudaLaunchConfig_t config = cluster_config(shape, clusters, &cluster);
-  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+  [&](Params... params) {
+    void* pointers[] = {&params...};
+    launch_clusters(reinterpret_cast<const void*>(kernel), cluster_shape_of<Cfg>(), clusters,
+                    pointers);
+  }(args...);
 }
 
 }  // namespace ladder::hopper

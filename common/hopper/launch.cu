@@ -1,3 +1,4 @@
+#include "common/aligned_access.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/per_tile_launch.hpp"
 

@@ -12,14 +12,6 @@
 
 namespace ladder {
 
-// How the BF16 Hopper stages' programs label the path: the TMA path (on the operands or on their
-// copies in aligned rows), or the fallback to stage 15's kernel, which on operands that allow no
-// tensor map copies element by element.
-inline const char* tma_path_name(OperandPath path) {
-  const bool tma = path == OperandPath::tma || path == OperandPath::tma_after_copy;
-  return tma ? path_name(path) : "fallback to stage 15's scalar path";
-}
-
 // A variant of a stage's kernel by name; `launch` runs it on the TMA path, on checked operands.
 using HopperVariant = NamedLaunch<void (*)(MatrixBf16 a, MatrixBf16 b, Matrix c)>;
 

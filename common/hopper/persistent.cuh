@@ -1,7 +1,6 @@
-// The persistent kernels' building blocks: what they multiply (BF16), the tile configuration,
-// the order in which clusters take tiles and the epilogue through TMA stores; their launch is
-// in cluster_launch.hpp. The BF16 kernel itself is in persistent_kernel.cuh; the Stream-K,
-// TF32 and FP8 kernels build their own from the same blocks.
+// The persistent kernels' building blocks: the tile configuration, the shared-memory layout,
+// the producer's loads, the order in which clusters take tiles and the store through TMA. The
+// BF16 kernel is in persistent_kernel.cuh; the others build their own from the same blocks.
 #pragma once
 
 #include <cuda.h>
@@ -19,8 +18,7 @@ namespace ladder::persistent {
 
 using namespace hopper;
 
-// A slot's row part where the rows are A's (K-major): the slice's BlockM rows, one box. The
-// swapped TF32 variant (tf32_swapped.cu) loads B's slices there instead.
+// A slot's row part where the rows are A's (K-major): the slice's BlockM rows, one box.
 struct RowsOfA {
   __device__ static void load_rows(unsigned char* to, const CUtensorMap* map, std::uint64_t* full,
                                    int k0, int row0, int /*rows*/) {
@@ -28,20 +26,17 @@ struct RowsOfA {
   }
 };
 
-// The epilogue's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes
-// (128-byte rows, swizzled as TMA reads them), 16 KB, after the ring. For 128 x 256 tiles,
-// 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464 bytes, just under the
-// H100's 232,448 a block.
+// The store's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes, 16 KB.
+// For 128 x 256 tiles, 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464
+// bytes, just under the H100's 232,448 a block.
 constexpr int kStagingBytes = 64 * 64 * 4;
 
-// BlockM x BlockN tiles of C; consumers of ConsumerRows each (64 or 128: one or two
-// m64nBlockN strips); a cluster of ClusterM blocks stacked along M shares every slice of B;
-// tiles are walked in groups of GroupM cluster rows; Persistent: one block per SM looping
-// over tiles, else one block per tile (an ablation); TmaStore: the epilogue through shared
-// memory and TMA stores where C allows (an ablation turns it off); EvenRounds: a persistent
-// grid trimmed to the fewest clusters that finish in the same number of rounds of tiles (an
-// ablation keeps every cluster that fits). Slots ring slots (four, as stage 17's, unless a
-// tiling asks for more), each with a full and an empty barrier.
+// BlockM x BlockN tiles of C; consumers of ConsumerRows each (one or two m64nBlockN strips);
+// a cluster of ClusterM blocks stacked along M shares every slice of B; tiles walked in groups
+// of GroupM cluster rows. Three switches an ablation turns off: Persistent (one block per SM
+// looping over tiles, else one per tile), TmaStore (the store through shared memory and TMA,
+// where C allows) and EvenRounds (the fewest clusters that finish in as many rounds of tiles).
+// Slots ring slots, each with a full and an empty barrier.
 template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
           bool TmaStore = true, bool EvenRounds = true, int Slots = 4>
 struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStagingBytes> {
@@ -56,17 +51,14 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
 };
 
-// Stage 19's tilings, which Stream-K and the swapped TF32 kernel use too: 128 x 256 tiles or
-// 128 x 192, in clusters of two or alone.
+// The clustered tilings: 128 x 256 tiles or 128 x 192, in clusters of two or alone.
 using Wide = Config<128, 256, 64, 2, 8, true>;
 using Narrow = Config<128, 192, 64, 2, 8, true>;
 using WideAlone = Config<128, 256, 64, 1, 8, true>;
 using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
 
 // A block's dynamic shared memory as Cfg lays it out: the ring of slots, each consumer's
-// staging buffer (kStagingBytes), then each slot's full and empty barriers. empty[slot] counts
-// every consumer of every block in the cluster, since each block's loads of B write into all
-// of them.
+// staging buffer, then each slot's full and empty barriers.
 template <class Cfg>
 struct SharedLayout {
   unsigned char* ring;
@@ -80,8 +72,9 @@ struct SharedLayout {
         empty(full + Cfg::kSlots) {}
 };
 
-// Thread 0 initialises the barriers; then the block (or the cluster: its barriers are
-// initialised before any block arrives on or copies to another's) waits for them.
+// Thread 0 initialises the barriers; then the block (or the cluster, since blocks arrive on
+// and copy into each other's) waits for them. empty[slot] counts every consumer of every
+// block in the cluster: each block's loads of B write into all of them.
 template <class Cfg>
 __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
   if (threadIdx.x == 0) {
@@ -98,11 +91,10 @@ __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
   }
 }
 
-// The producer's step `it` (counted over every slice the block loads): once the consumers of
-// every block in the cluster have freed the slot, slice s of the tile at (row0, col0) into it,
-// the row part (Ops::load_rows) and the column part, B's boxes (the swapped TF32 kernel's are
-// A's). The blocks of a cluster need the same column part; block r loads boxes r,
-// r + kClusterM, ... and multicasts each to all.
+// The producer's step `it` (counted over every slice the block loads): once every consumer of
+// the cluster has freed the slot, slice s of the tile at (row0, col0) into it: the row part
+// (Ops::load_rows) and B's boxes. The blocks of a cluster need the same boxes; block r loads
+// boxes r, r + kClusterM, ... and multicasts each to all.
 template <class Ops, class Cfg>
 __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
                                   const CUtensorMap* b_map, int it, int s, int row0, int col0,
@@ -138,9 +130,8 @@ __device__ inline void release_slot(const SharedLayout<Cfg>& layout, int it, int
   }
 }
 
-// Which tile a cluster computes on its i-th turn: tiles numbered in groups of kGroupM cluster
-// rows (of kClusterM tile rows each), walking down a group's column before moving right
-// (common/tile_order.cuh), so that clusters running at the same time share slices in L2.
+// Which tile a cluster computes on its i-th turn, in groups of kGroupM cluster rows
+// (tile_order.cuh), so that clusters running at the same time share slices in L2.
 template <class Cfg>
 struct TileOrder {
   int tiles_n;
@@ -157,10 +148,9 @@ struct TileOrder {
   }
 };
 
-// The producer of the persistent kernel (and of the FP8 and swapped TF32 kernels): its
-// thread 0 loads every slice of the block's tiles (first, first + step, ...) in order, the ring
-// running on across tiles (`it` counts slices over all of them), so that the next tile's
-// slices load while the consumers store this one. row_map and col_map as load_slice's.
+// The producer: its thread 0 loads every slice of the block's tiles (first, first + step, ...)
+// in order, the ring running on across tiles (`it` counts slices over all of them), so that
+// the next tile's slices load while the consumers store this one.
 template <class Ops, class Cfg>
 __device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtensorMap* row_map,
                                   const CUtensorMap* col_map, const TileOrder<Cfg>& order,
@@ -176,13 +166,12 @@ __device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtenso
 }
 
 // Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column passes.
-// Each pass its threads write 64 x 64 values into the consumer's staging buffer, in the
-// 128-byte swizzle that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)),
-// and one thread hands the two 32-column boxes to TMA, which clips them at C's edges. The
-// 8-byte stores are served a half-warp at a time, whose 4 rows reach only 4 of the 8 chunk
-// positions: 2-way bank conflicts (Nsight Compute: 4.7 wavefronts a request, 2 ideal). The
-// consumer moves on once the copy engine has read the buffer, not when
-// the bytes reach memory: the writes to C overlap the next tile's products.
+// Each pass its threads write 64 x 64 values into the staging buffer, in the 128-byte swizzle
+// that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)), and one thread
+// hands the two 32-column boxes to TMA, which clips them at C's edges. (A half-warp's 4 rows
+// reach 4 of the 8 chunk positions: 2-way bank conflicts, 4.7 wavefronts a request against
+// 2.) The consumer moves on once the copy engine has read the buffer: the writes to C overlap
+// the next tile's products.
 template <int N>
 __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
                                                const float (&acc)[N / 2], int row0, int col0,

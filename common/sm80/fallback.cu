@@ -1,3 +1,4 @@
+#include "common/aligned_access.hpp"
 #include "common/sm80/fallback.hpp"
 #include "common/sm80/mma_pipeline.cuh"
 
