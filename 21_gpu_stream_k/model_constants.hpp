@@ -25,6 +25,7 @@ inline constexpr ModelConstants kModel = {
     2.186100,  // rho: a 128 x 256 partial tile read back
     3.883651,  // sigma_split: a split-K launch's extra
     5.898647,  // sigma_stream: a Stream-K launch's extra
+    0.000000,  // tau_divided: a divided kernel's extra a slice (not in this fit)
     4.983744,  // lambda: the launch
     60000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit

@@ -10,21 +10,22 @@ namespace ladder::fp8_model {
 // Each tiling: 128 x BN tiles in clusters of c; tau, a 128-deep slice's time, and phi,
 // a tile's fixed cost (its first loads and its store).
 inline constexpr TilingCost kTilings[] = {
-    {256, 2, 0.750742, 3.519015},  // 128x256_c2
-    {256, 1, 0.730765, 3.334921},  // 128x256_c1
-    {192, 2, 0.550835, 2.993958},  // 128x192_c2
-    {192, 1, 0.573255, 2.004582},  // 128x192_c1
-    {128, 1, 0.458986, 0.847234},  // 128x128_c1
+    {256, 2, 0.734610, 3.367332},  // 128x256_c2
+    {256, 1, 0.735617, 2.838497},  // 128x256_c1
+    {192, 2, 0.555779, 2.558822},  // 128x192_c2
+    {192, 1, 0.559407, 1.850308},  // 128x192_c1
+    {128, 1, 0.441160, 0.748419},  // 128x128_c1
 };
 
 inline constexpr ModelConstants kModel = {
     kTilings, 5,
     128,  // slice_k
     1,  // operand_bytes
-    2.026104,  // rho: a 128 x 256 partial tile read back
-    4.743281,  // sigma_split: a split-K launch's extra
-    5.650371,  // sigma_stream: a Stream-K launch's extra
-    4.610883,  // lambda: the launch
+    2.139921,  // rho: a 128 x 256 partial tile read back
+    3.622335,  // sigma_split: a split-K launch's extra
+    4.442950,  // sigma_stream: a Stream-K launch's extra
+    0.053034,  // tau_divided: a divided kernel's extra a slice
+    5.150355,  // lambda: the launch
     50000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
 };

@@ -2,8 +2,7 @@
 // STG.128 per thread) move four floats in one instruction, but only from an address that is a
 // multiple of 16 bytes: for a matrix, its data pointer and every row start. The float4 and
 // sm_80 tensor-core stages fall back to one element per access where that does not hold (the
-// latter copy 8 BF16 per 16 bytes); the BF16 Hopper stages copy whole tiles with TMA, which
-// needs the same alignment, and fall back to stage 15's kernel without it.
+// latter copy 8 BF16 per 16 bytes).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +31,7 @@ inline OperandPath float4_path(std::initializer_list<Matrix> operands) {
 }
 
 // The same rule for the sm_80 tensor-core stages, which copy 8 BF16 at a time: the 16-byte path
-// when every operand allows_16_bytes (matrix_bf16.hpp), else the element path.
+// when every operand allows_16_bytes, else the element path (both in matrix_bf16.hpp/.cpp).
 OperandPath sixteen_byte_path(std::initializer_list<MatrixBf16> operands);
 
 }  // namespace ladder

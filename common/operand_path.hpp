@@ -1,6 +1,5 @@
 // How a launcher's kernel moves its operands between global memory and the chip; the launchers
-// return the path they took, and the programs print it. Which path a matrix allows is in
-// aligned_access.hpp.
+// return the path they took, and the programs print it.
 #pragma once
 
 namespace ladder {

@@ -20,15 +20,15 @@ clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 1
 tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
 cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. A divided variant counts
 the slowest cluster's slices and tiles, plus rho per partial tile it reads back and sigma_split or
-sigma_stream once, as stage 21's. The fit is linear least squares on the relative error over the
-rows the bandwidth term does not bound, every candidate's rows together.
+sigma_stream once, as stage 21's, and tau_divided more a slice: its kernel keeps more in
+registers than the whole-tile kernel, and spills. The fit is linear least squares on the
+relative error over the rows the bandwidth term does not bound, every candidate's rows together.
 The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_size's (the
 stage's default) and the oracle's (the fastest tiling, measured).
 """
 import argparse
 import math
 import os
-import re
 import sys
 
 import stream_k_model as bf16_model
@@ -64,7 +64,7 @@ class Model(bf16_model.Model):
 
     def __init__(self, gpu, beta, params=None):
         super().__init__(gpu, beta, bf16_model.max_split(), params, slice_k=SLICE_K,
-                         operand_bytes=1)
+                         operand_bytes=1, divided_slices=True)
 
     def pick(self, m, n, k):
         """(tiling, scheme) predicted fastest; the first of CANDIDATES on a tie, as fastest()."""
@@ -101,17 +101,15 @@ def check(model, run, label):
     """The model's picks against by_size as the run measured it and against the fastest
     candidate the run measured (the oracle): in % of cuBLASLt FP8 where the run has that
     ceiling, and the pick's gap to the oracle on every shape, the shapes without a ceiling too.
-    Shapes where the run did not time the pick (a run from before the divided variants) are
-    counted, not checked."""
+    Every run times every candidate: a pick it did not time stops the check."""
     def cut(values, pick=bf16_model.geomean):  # a %, cut to one decimal, never rounded up
         return f"{math.floor(10 * pick(values)) / 10:.1f}%"
 
-    gaps, shares, unmeasured = [], [], 0
+    gaps, shares = [], []
     for (name, m, n, k), times in run.items():
         pick = variant(*model.pick(m, n, k))
         if pick not in times:
-            unmeasured += 1
-            continue
+            raise SystemExit(f"fp8_model.py: {label} did not time {pick} at {name}")
         oracle = min((variant(*c) for c in CANDIDATES if variant(*c) in times),
                      key=lambda v: times[v])
         picked = times[pick]
@@ -126,8 +124,7 @@ def check(model, run, label):
              f"{cut([s[0] for s in shares], min)}), by_size as run {cut([s[1] for s in shares])} "
              f"(lowest {cut([s[1] for s in shares], min)}), the oracle "
              f"{cut([s[2] for s in shares])}; the pick more than 3% slower than the oracle on "
-             f"{len(over)} of {len(gaps)} shapes"
-             + (f"; {unmeasured} shapes' picks not timed in this run" if unmeasured else "")]
+             f"{len(over)} of {len(gaps)} shapes"]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
               f"{'' if k % 128 == 0 else ' (rows of K off the 128-byte lines)'}"
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
@@ -139,7 +136,8 @@ def header_text(model):
     tilings = [(name, *bf16_model.TILINGS[name][1:], *model.constants(name)) for name in NAMES]
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model", tilings,
-                                       SLICE_K, 1, tuple(model.params[-4:]), model.beta)
+                                       SLICE_K, 1, tuple(model.params[-4:]), model.beta,
+                                       model.tau_divided())
 
 
 def picks_text(model):
@@ -192,16 +190,20 @@ def report_text(gpu, model, samples, fit_runs):
         tau, phi = model.constants(name)
         lines.append(f"  {name}: tau {tau:.3f} us a slice, phi {phi:.2f} us a tile")
     rho, split, stream, launch = model.params[-4:]
-    lines.append(f"  rho {rho:.2f} us a 128 x 256 partial tile read back; sigma {split:.2f} us a "
-                 f"split-K launch, {stream:.2f} us a Stream-K launch; lambda {launch:.2f} us")
+    lines.append(f"  divided: tau_divided {model.tau_divided():.3f} us more a slice; rho {rho:.2f} "
+                 f"us a 128 x 256 partial tile read back; sigma {split:.2f} us a split-K launch, "
+                 f"{stream:.2f} us a Stream-K launch")
+    lines.append(f"  lambda {launch:.2f} us")
     check_run = read_run(CHECK_RUN)
     # C rows of whole 16 bytes (N a multiple of 4) take the TMA store, which the constants
     # price; the others store element by element, which they do not.
     stored = {key: rows for key, rows in check_run.items() if key[2] % 4 == 0}
+    others = len(check_run) - len(stored)
     lines.append(f"Checked on {os.path.basename(CHECK_RUN)}: rms log error "
                  f"{model.error(samples_of([stored])):.3f} on the {len(stored)} shapes whose C "
-                 f"takes the TMA store, {model.error(samples_of([check_run])):.3f} with the "
-                 f"{len(check_run) - len(stored)} whose N is no multiple of 4")
+                 f"takes the TMA store"
+                 + (f", {model.error(samples_of([check_run])):.3f} with the {others} whose N is no "
+                    f"multiple of 4" if others else ""))
     for path, run in zip(FIT_RUNS, fit_runs):
         lines.append(check(model, run, "fit: " + os.path.basename(path)))
     lines.append(check(model, check_run, "held out: " + os.path.basename(CHECK_RUN)))

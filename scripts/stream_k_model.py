@@ -162,13 +162,21 @@ def candidates(gpu, m, n):
 
 
 class Model:
-    """tau and phi per tiling, then rho, sigma_split, sigma_stream, lambda; beta per SM. BF16's
-    slices and elements by default; stage 22's model is the same with FP8's (fp8_model.py)."""
-    SIZE = 2 * len(NAMES) + 4
+    """tau and phi per tiling, then (with divided_slices) tau_divided, then rho, sigma_split,
+    sigma_stream, lambda; beta per SM. BF16's slices and elements by default; stage 22's model is
+    the same with FP8's (fp8_model.py), whose divided kernels also take tau_divided more a slice
+    than its whole-tile kernels."""
 
-    def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2):
+    def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2,
+                 divided_slices=False):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
+        self.divided_slices = divided_slices
+        self.SIZE = 2 * len(NAMES) + 4 + divided_slices
+
+    def tau_divided(self):
+        """A divided kernel's extra time a slice: 0 where the model has no such term."""
+        return self.params[-5] if self.divided_slices else 0.0
 
     def features(self, tiling, scheme, m, n, k):
         x = [0.0] * self.SIZE
@@ -176,6 +184,8 @@ class Model:
                                                        self.most, self.slice_k)
         i = NAMES.index(tiling)
         x[2 * i], x[2 * i + 1] = slices, tile_count
+        if divided and self.divided_slices:
+            x[-5] = slices
         bm, bn, _ = TILINGS[tiling]
         x[-4] = partials * bm * bn / (128 * 256)
         if divided:
@@ -299,13 +309,14 @@ def header_text(model):
         tilings.append((name, bn, c, model.params[2 * i], model.params[2 * i + 1]))
     return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
                             "stage 21's model (README.md, D)", "stream_k_model", tilings,
-                            SLICE_K, 2, (rho, split, stream, launch), model.beta)
+                            SLICE_K, 2, (rho, split, stream, launch), model.beta,
+                            model.tau_divided())
 
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     fixed, beta):
+                     fixed, beta, tau_divided):
     """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice depth
-    and element size, rho, the two sigmas and lambda (`fixed`), and beta, as
+    and element size, rho, the two sigmas and lambda (`fixed`), beta and tau_divided, as
     common/hopper/tile_model.hpp's ModelConstants."""
     rho, split, stream, launch = fixed
     lines = [
@@ -335,6 +346,8 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         f"    {rho:.6f},  // rho: a 128 x 256 partial tile read back",
         f"    {split:.6f},  // sigma_split: a split-K launch's extra",
         f"    {stream:.6f},  // sigma_stream: a Stream-K launch's extra",
+        f"    {tau_divided:.6f},  // tau_divided: a divided kernel's extra a slice"
+        + ("" if tau_divided else " (not in this fit)"),
         f"    {launch:.6f},  // lambda: the launch",
         f"    {beta:.1f},  // beta: one SM's share of DRAM",
         f"    {FIT_CLOCK_MHZ},  // the clock of the fit",

@@ -1,5 +1,7 @@
 #include "common/hopper/cluster_launch.hpp"
 
+#include <cuda_runtime.h>
+
 #include <map>
 #include <mutex>
 #include <utility>
@@ -29,7 +31,6 @@ cudaLaunchConfig_t cluster_config(ClusterShape shape, long long clusters,
 }
 
 }  // namespace
-
 
 int resident_clusters(const void* kernel, ClusterShape shape) {
   // Kept for the next call under a lock: host threads may launch at once.

@@ -29,14 +29,16 @@ int resident_clusters_of(void (*kernel)(Params...)) {
 // shares then differ by at most one tile (the even rounds of README 18).
 long long even_rounds_clusters(long long tiles, long long resident);
 
-// Queues `kernel` on `clusters` clusters of `shape` with the arguments at `args`, one pointer
-// per parameter, as cudaLaunchKernelExC takes them.
+// Queues `kernel` on `clusters` clusters of `shape`, with the arguments at `args` (one pointer
+// per parameter, as cudaLaunchKernelExC takes them), after raising its dynamic shared memory
+// limit to the shape's; throws CudaError if either call fails.
 void launch_clusters(const void* kernel, ClusterShape shape, long long clusters, void** args);
 
 // Queues kernel(args...) on `clusters` clusters of Cfg's blocks. The lambda converts each
 // argument to its parameter's type, so that the pointers point at what the kernel expects.
 template <class Cfg, class... Params, class... Args>
 void launch_in_clusters(void (*kernel)(Params...), long long clusters, const Args&... args) {
+  static_assert(sizeof...(Params) > 0, "a kernel with parameters: the pointers are an array");
   [&](Params... params) {
     void* pointers[] = {&params...};
     launch_clusters(reinterpret_cast<const void*>(kernel), cluster_shape_of<Cfg>(), clusters,

@@ -1,7 +1,7 @@
-#include "common/aligned_access.hpp"
 #include "common/hopper/launch.hpp"
 #include "common/hopper/per_tile_launch.hpp"
 
+#include "common/aligned_access.hpp"
 #include "common/cuda_check.hpp"
 #include "common/hopper/warpgroup.cuh"
 #include "common/sm80/fallback.hpp"

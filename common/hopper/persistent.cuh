@@ -35,8 +35,8 @@ constexpr int kStagingBytes = 64 * 64 * 4;
 // a cluster of ClusterM blocks stacked along M shares every slice of B; tiles walked in groups
 // of GroupM cluster rows. Three switches an ablation turns off: Persistent (one block per SM
 // looping over tiles, else one per tile), TmaStore (the store through shared memory and TMA,
-// where C allows) and EvenRounds (the fewest clusters that finish in as many rounds of tiles).
-// Slots ring slots, each with a full and an empty barrier.
+// where C allows) and EvenRounds (the fewest clusters that finish in as many rounds of tiles
+// as every cluster that fits would). Slots ring slots, each with a full and an empty barrier.
 template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
           bool TmaStore = true, bool EvenRounds = true, int Slots = 4>
 struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStagingBytes> {
@@ -51,7 +51,7 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
 };
 
-// The clustered tilings: 128 x 256 tiles or 128 x 192, in clusters of two or alone.
+// The tilings the rule picks among: 128 x 256 tiles or 128 x 192, in clusters of two or alone.
 using Wide = Config<128, 256, 64, 2, 8, true>;
 using Narrow = Config<128, 192, 64, 2, 8, true>;
 using WideAlone = Config<128, 256, 64, 1, 8, true>;
@@ -169,9 +169,9 @@ __device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtenso
 // Each pass its threads write 64 x 64 values into the staging buffer, in the 128-byte swizzle
 // that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)), and one thread
 // hands the two 32-column boxes to TMA, which clips them at C's edges. (A half-warp's 4 rows
-// reach 4 of the 8 chunk positions: 2-way bank conflicts, 4.7 wavefronts a request against
-// 2.) The consumer moves on once the copy engine has read the buffer: the writes to C overlap
-// the next tile's products.
+// reach 4 of the 8 chunk positions: 2-way bank conflicts, Nsight Compute's 4.7 wavefronts a
+// request against 2.) The consumer moves on once the copy engine has read the buffer: the
+// writes to C overlap the next tile's products.
 template <int N>
 __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
                                                const float (&acc)[N / 2], int row0, int col0,

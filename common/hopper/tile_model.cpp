@@ -96,12 +96,14 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   const TilingCost& t = tiling_of(model, candidate);
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
   const Work w = slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident);
-  // The compute side: slices and tiles at the tiling's rates, partial tiles read back, the
-  // division's fixed extra, all at the fitted clock's speed; then the launch.
+  // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
+  // by tau_divided), partial tiles read back, the division's fixed extra, all at the fitted
+  // clock's speed; then the launch.
   const double scheme = !w.divided                             ? 0
                         : candidate.scheme == Scheme::split_k ? model.sigma_split
                                                               : model.sigma_stream;
-  const double at_fit_clock = t.tau * w.slices + t.phi * w.tiles +
+  const double tau = t.tau + (w.divided ? model.tau_divided : 0);
+  const double at_fit_clock = tau * w.slices + t.phi * w.tiles +
                               model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
   const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
   // The memory side: the least a product moves, at what the busy SMs can draw (a pair over one

@@ -63,6 +63,9 @@ struct ModelConstants {
   double rho;         // a 128 x 256 partial tile read back
   double sigma_split;   // a split-K launch's extra
   double sigma_stream;  // a Stream-K launch's extra
+  // A divided kernel's extra a slice: it keeps more in registers than the whole-tile kernel
+  // (FP8's spill); 0 where a stage's fit has no such term.
+  double tau_divided;
   double lambda;        // the launch
   double beta_bytes_per_us;  // one SM's share of DRAM
   double fit_clock_mhz;

@@ -1,5 +1,6 @@
-#include "common/aligned_access.hpp"
 #include "common/sm80/fallback.hpp"
+
+#include "common/aligned_access.hpp"
 #include "common/sm80/mma_pipeline.cuh"
 
 namespace ladder {

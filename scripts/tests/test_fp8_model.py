@@ -34,15 +34,22 @@ class RoundsTest(unittest.TestCase):
 
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
-        # tau and phi of stage 21's six tilings (FP8 has no 128 x 64), no partial tiles or
-        # divisions, then the launch.
+        # tau and phi of stage 21's six tilings (FP8 has no 128 x 64), tau_divided, rho, the
+        # two sigmas, then the launch; whole and divided rows, on shapes that divide.
         truth = model.Model(H200, 1e9, [0.7, 3.9, 0.72, 3.2, 0.55, 3.0, 0.53, 2.4, 0.42, 1.4,
-                                        0.0, 0.0, 0.0, 0.0, 0.0, 4.7])
-        samples = [(m, n, k, t, "dp", truth.predict(t, "dp", m, n, k)) for t in model.NAMES
-                   for m, n, k in [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024),
-                                   (2048, 8192, 2048), (8192, 3072, 8192), (4096, 2112, 7168)]]
+                                        0.0, 0.0, 0.05, 2.0, 4.7, 5.6, 4.6])
+        shapes = [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024), (2048, 8192, 2048),
+                  (8192, 3072, 8192), (4096, 2112, 7168), (256, 384, 8960), (256, 4096, 14336)]
+        samples = [(m, n, k, t, s, truth.predict(t, s, m, n, k)) for t, s in model.CANDIDATES
+                   for m, n, k in shapes]
+        self.assertTrue(any(stream_k_model.work(H200, t, s, m, n, k, 4, model.SLICE_K)[1]
+                            for m, n, k, t, s, _ in samples if s == "split"))
+        self.assertTrue(any(stream_k_model.work(H200, t, s, m, n, k, 4, model.SLICE_K)[1]
+                            for m, n, k, t, s, _ in samples if s == "stream"))
         found = model.Model(H200, 1e9).fit(samples)
         self.assertLess(found.error(samples), 1e-6)
+        for got, want in zip(found.params[-5:], truth.params[-5:]):
+            self.assertAlmostEqual(got, want, places=4)
 
 
 class CommandTest(ScriptTest):
