@@ -205,7 +205,7 @@ class Model:
 
     def predict(self, tiling, scheme, m, n, k):
         x = self.features(tiling, scheme, m, n, k)
-        compute = sum(a * b for a, b in zip(self.params, x))
+        compute = math.fsum(a * b for a, b in zip(self.params, x))
         return max(compute, self.memory_time(tiling, scheme, m, n, k) + self.params[-1])
 
     def fit(self, samples):
@@ -228,7 +228,7 @@ class Model:
     def error(self, samples):
         """Root mean square of log(predicted / measured)."""
         logs = [math.log(self.predict(t, s, m, n, k) / us) for m, n, k, t, s, us in samples]
-        return math.sqrt(sum(v * v for v in logs) / len(logs))
+        return math.sqrt(math.fsum(v * v for v in logs) / len(logs))
 
 
 def solve(a, b):
@@ -275,7 +275,7 @@ def fitted(gpu, runs, most):
 
 
 def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
+    return math.exp(math.fsum(math.log(v) for v in values) / len(values))
 
 
 def check(model, run, label):
@@ -392,7 +392,7 @@ def explain(model, m, n, k):
     for name, (tiling, scheme) in candidates(model.gpu, m, n).items():
         (slices, tile_count, partials), _ = work(model.gpu, tiling, scheme, m, n, k, model.most)
         x = model.features(tiling, scheme, m, n, k)
-        compute = sum(a * b for a, b in zip(model.params, x))
+        compute = math.fsum(a * b for a, b in zip(model.params, x))
         memory = model.memory_time(tiling, scheme, m, n, k) + model.params[-1]
         rows.append((max(compute, memory), name, tiling, tiles(tiling, m, n), slices, tile_count,
                      partials, compute, memory))
