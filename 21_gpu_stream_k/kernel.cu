@@ -53,15 +53,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // Producer: stage 19's, over the slices of each part.
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int it = 0;
-      PartWalk walk(division, cluster);
-      Part part{};
-      while (walk.next(part)) {
-        const auto [row0, col0] = order.origin(part.tile, rank);
-        for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
-          load_slice<Bf16Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
-        }
-      }
+      load_parts<Bf16Operands>(layout, &a_map, &b_map, order, PartWalk(division, cluster), rank);
     }
   } else {
     // Consumers: stage 19's product over each part's slices, then the part's end.
@@ -118,16 +110,12 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   const Division division =
       divide(cluster_tiles<Cfg>(c), (a.width + kSliceK - 1) / kSliceK,
              resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>), kScheme);
-  // A slot of 64 x kBlockN sums per consumer: the workspace holds 128 x 256 per block.
-  static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
-                "a partial tile the workspace holds");
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
   launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,
-                          PartialTiles{reinterpret_cast<float4*>(workspace.partials()),
-                                       workspace.flags(), next_launch_number()});
+                          partial_tiles_for_launch<Cfg>(workspace));
 }
 
 // The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill

@@ -215,15 +215,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
     // Producer: the slices of each part the cluster walks (stage 21's).
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int it = 0;
-      auto walk = walk_parts();
-      Part part{};
-      while (walk.next(part)) {
-        const auto [row0, col0] = order.origin(part.tile, rank);
-        for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
-          load_slice<E4m3Operands>(layout, &a_map, &b_map, it, s, row0, col0, rank);
-        }
-      }
+      load_parts<E4m3Operands>(layout, &a_map, &b_map, order, walk_parts(), rank);
     }
   } else {
     registers_increase<kConsumerRegisters>();
@@ -347,14 +339,9 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
     return;
   }
   if constexpr (kScheme != Scheme::data_parallel) {
-    static_assert(K::kBlockM * K::kBlockN <= 128 * 256 && K::kConsumers == 2,
-                  "a partial tile the workspace holds");
-    const StreamKWorkspace& workspace = divided_workspace();
-    const PartialTiles work{reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
-                            next_launch_number()};
     const auto kernel = tma_store ? gemm_fp8<K, true, true> : gemm_fp8<K, false, true>;
     launch_in_clusters<K>(kernel, division.clusters, a_map, b_map, c_map, c, scales, division,
-                          work);
+                          partial_tiles_for_launch<K>(divided_workspace()));
   }
 }
 

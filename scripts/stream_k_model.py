@@ -172,14 +172,14 @@ class Model:
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
         self.divided_slices = divided_slices
-        self.SIZE = 2 * len(NAMES) + 4 + divided_slices
+        self.size = 2 * len(NAMES) + 4 + divided_slices
 
     def tau_divided(self):
         """A divided kernel's extra time a slice: 0 where the model has no such term."""
         return self.params[-5] if self.divided_slices else 0.0
 
     def features(self, tiling, scheme, m, n, k):
-        x = [0.0] * self.SIZE
+        x = [0.0] * self.size
         (slices, tile_count, partials), divided = work(self.gpu, tiling, scheme, m, n, k,
                                                        self.most, self.slice_k)
         i = NAMES.index(tiling)
@@ -210,17 +210,17 @@ class Model:
 
     def fit(self, samples):
         """Least squares on the relative error over the rows the memory term does not bound."""
-        a = [[0.0] * self.SIZE for _ in range(self.SIZE)]
-        b = [0.0] * self.SIZE
+        a = [[0.0] * self.size for _ in range(self.size)]
+        b = [0.0] * self.size
         for m, n, k, tiling, scheme, us in samples:
             if self.memory_time(tiling, scheme, m, n, k) > 0.85 * us:
                 continue
             x = self.features(tiling, scheme, m, n, k)
-            for i in range(self.SIZE):
+            for i in range(self.size):
                 b[i] += x[i] / us
-                for j in range(self.SIZE):
+                for j in range(self.size):
                     a[i][j] += x[i] * x[j] / us ** 2
-        for i in range(self.SIZE):
+        for i in range(self.size):
             a[i][i] += 1e-9  # a tiling no sample uses keeps 0
         self.params = solve(a, b)
         return self

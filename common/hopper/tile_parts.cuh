@@ -4,6 +4,7 @@
 // itself is worked out on the host (tile_parts.hpp).
 #pragma once
 
+#include "common/hopper/persistent.cuh"
 #include "common/hopper/tile_parts.hpp"
 #include "common/hopper/warpgroup.cuh"
 
@@ -83,6 +84,23 @@ class WholeTileWalk {
   int clusters_;
 };
 
+// The producer's thread 0 over the parts `walk` hands out: their slices in order, the ring
+// running on across parts, as load_tiles across whole tiles (persistent.cuh).
+template <class Ops, class Cfg, class Walk>
+__device__ inline void load_parts(const persistent::SharedLayout<Cfg>& layout,
+                                  const CUtensorMap* a_map, const CUtensorMap* b_map,
+                                  const persistent::TileOrder<Cfg>& order, Walk walk,
+                                  std::uint32_t rank) {
+  int it = 0;
+  Part part{};
+  while (walk.next(part)) {
+    const auto [row0, col0] = order.origin(part.tile, rank);
+    for (int s = part.k_begin; s < part.k_end; ++s, ++it) {
+      persistent::load_slice<Ops>(layout, a_map, b_map, it, s, row0, col0, rank);
+    }
+  }
+}
+
 // The part that stores its tile: the one with its last slice. Every other part of the tile
 // belongs to a lower-numbered cluster and leaves its sums in the workspace for it.
 __device__ inline bool finishes_tile(const Division& d, const Part& p) {
@@ -144,6 +162,16 @@ struct PartialTiles {
   int* flags;
   unsigned launch;
 };
+
+// The workspace, whose slots hold 128 x 256 sums a block, as Cfg's next launch meets in it,
+// under a number no launch has used.
+template <class Cfg>
+PartialTiles partial_tiles_for_launch(const StreamKWorkspace& workspace) {
+  static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
+                "a partial tile the workspace holds");
+  return {reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
+          next_launch_number()};
+}
 
 // The end of a part for one consumer of block `rank` of the cluster: a part that does not
 // finish its tile saves the consumer's sums in its slot of the workspace and sets its flag, then

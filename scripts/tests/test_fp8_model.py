@@ -42,10 +42,13 @@ class FitTest(unittest.TestCase):
                   (8192, 3072, 8192), (4096, 2112, 7168), (256, 384, 8960), (256, 4096, 14336)]
         samples = [(m, n, k, t, s, truth.predict(t, s, m, n, k)) for t, s in model.CANDIDATES
                    for m, n, k in shapes]
-        self.assertTrue(any(stream_k_model.work(H200, t, s, m, n, k, 4, model.SLICE_K)[1]
-                            for m, n, k, t, s, _ in samples if s == "split"))
-        self.assertTrue(any(stream_k_model.work(H200, t, s, m, n, k, 4, model.SLICE_K)[1]
-                            for m, n, k, t, s, _ in samples if s == "stream"))
+        def divides(t, s, m, n, k):
+            most = stream_k_model.max_split()
+            return stream_k_model.work(H200, t, s, m, n, k, most, model.SLICE_K)[1]
+
+        for scheme in ("split", "stream"):
+            self.assertTrue(any(divides(t, s, m, n, k) for m, n, k, t, s, _ in samples
+                                if s == scheme))
         found = model.Model(H200, 1e9).fit(samples)
         self.assertLess(found.error(samples), 1e-6)
         for got, want in zip(found.params[-5:], truth.params[-5:]):
