@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "21_gpu_stream_k/kernel.hpp"
+#include "common/harness/divided_stage.hpp"
 #include "common/harness/tensor_stage.hpp"
 
 int main(int argc, char** argv) {
@@ -21,15 +22,17 @@ int main(int argc, char** argv) {
       "the variant: by_shape (the default: the model's pick), or a tiling and a division (dp, "
       "split, stream); all runs every one";
   stage.configs = ladder::stream_k_configs();
-  stage.workspace_bytes = ladder::StreamKWorkspace::bytes_needed;
-  stage.launch_with_workspace = [] {
+  ladder::DividedStage divided;
+  divided.workspace_bytes = ladder::StreamKWorkspace::bytes_needed;
+  divided.launch_with_workspace = [] {
     const auto workspace = std::make_shared<ladder::StreamKWorkspace>();
     return [workspace](const std::string& config, ladder::MatrixBf16 a, ladder::MatrixBf16 b,
                        ladder::Matrix c) {
       return ladder::launch_gemm_stream_k(config, a, b, c, *workspace);
     };
   };
-  stage.aligned_copies = true;
+  divided.aligned_copies = true;
+  stage.divided = &divided;
   stage.path_name = ladder::tma_path_name;
   stage.baseline = ladder::baseline::clusters;
   stage.gpu = ladder::TensorGpu::sm90a;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/harness/aligned_copies.hpp"
+#include "common/harness/divided_stage.hpp"
 #include "common/harness/memory_budget.hpp"
 #include "common/harness/gemm_command_line.hpp"
 #include "common/harness/program.hpp"
@@ -28,10 +29,10 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
   Report report(stage.program, shape.describe(), device);
   TensorGemmBench bench(shape, options);
   NamedBf16Launch launch = stage.launch;
-  if (stage.launch_with_workspace) {
+  if (stage.divided != nullptr) {
     require_device_memory(shape.describe() + " (" + stage.program + "'s workspace)",
-                          stage.workspace_bytes());
-    launch = stage.launch_with_workspace();
+                          stage.divided->workspace_bytes());
+    launch = stage.divided->launch_with_workspace();
   }
   const baseline::Bf16Gemm previous = stage.baseline();
   bench.run(report, previous.label, Role::baseline, previous.launch);
@@ -50,7 +51,7 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
         stage.path_name);
   }
   // --config all is the stage's evidence (its rows compare variants), where a copy is no choice.
-  if (stage.aligned_copies && config == stage.configs.front() && path == OperandPath::tma) {
+  if (stage.divided != nullptr && stage.divided->aligned_copies && config == stage.configs.front() && path == OperandPath::tma) {
     run_with_aligned_copies(bench, shape, report, stage.label + config,
                             [&](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch(config, a, b, c); });
   }

@@ -4,8 +4,6 @@
 // on the same BF16 inputs, and prints the report.
 #pragma once
 
-#include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,9 +18,7 @@ enum class TensorGpu {
   sm90a  // wgmma, TMA, setmaxnreg: compute capability 9.0 exactly
 };
 
-// A launcher of a stage's variants by name that returns the path it took.
-using NamedBf16Launch =
-    std::function<OperandPath(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c)>;
+struct DividedStage;  // common/harness/divided_stage.hpp
 
 struct TensorStage {
   const char* program = "";          // the folder's name
@@ -37,15 +33,7 @@ struct TensorStage {
   // Why a variant cannot run on this GPU, or "": with --config all it is skipped, said on
   // stderr; named alone, its launcher refuses it (exit 2). Null where every variant runs.
   std::string (*unfit_reason)(const std::string& config) = nullptr;
-  // Where the launches share a workspace: its bytes (asked after the GPU check), checked
-  // against the GPU's free memory, then this, which allocates it and returns the launcher over
-  // it (used in place of launch).
-  std::uint64_t (*workspace_bytes)() = nullptr;
-  std::function<NamedBf16Launch()> launch_with_workspace;
-  // Time the default again after copying A and B to rows of whole 128-byte lines inside the
-  // timed call, where their rows start off the lines (a TMA box row then spans five 32-byte
-  // sectors, not four): what the copy costs against the faster loads.
-  bool aligned_copies = false;
+  const DividedStage* divided = nullptr;  // a stage that divides tiles: its launches' workspace
 };
 
 // The whole program, exit code included (common/harness/program.hpp's run_program).

@@ -1,8 +1,6 @@
-// The launch path the BF16 Hopper stages share, host side (the device side is common/hopper/):
-// each stage's table of named variants (the first the default, the others ablations or other
-// tilings), and one launcher that runs a variant after checking the shapes and the GPU, or
-// takes the fallback, stage 15's kernel, where A or B allow no tensor map. The launch of one
-// block per tile of C is in per_tile_launch.hpp.
+// The BF16 Hopper stages' launch path, host side: a stage's table of named variants (the first
+// the default), and one launcher that checks the shapes and the GPU, then runs a variant, or
+// stage 15's kernel (the fallback) where A or B allow no tensor map.
 #pragma once
 
 #include "common/config_table.hpp"

@@ -1,10 +1,10 @@
-// The persistent kernel with clusters: one block per SM (or one per tile) walks the output
-// tiles in the tile order of common/tile_order.cuh; a cluster's blocks share each slice of B
-// through TMA multicast; the epilogue stores through TMA or directly. Stages 18 and 19 build
-// their variants from it, and later stages run it: as their baseline, as Stream-K's whole-tile
-// default, and on TF32 operands. The building blocks (the ring, the barriers, the tile order,
-// the launch in clusters) are in persistent.cuh; the rule that picks a tiling per problem,
-// stage 19's default, in persistent_rule.cuh.
+// The persistent kernel in clusters: one block per SM (or one per tile) walks the output tiles
+// in the tile order of common/tile_order.cuh, as stage 18's kernel does; a cluster's blocks
+// share each slice of B through TMA multicast; the epilogue stores through TMA or directly.
+// Stage 19 builds its variants from it, and later stages run it: as their baseline, as
+// Stream-K's whole-tile default, and on TF32 operands. The building blocks (the ring, the
+// barriers, the tile order, the launch in clusters) are in persistent.cuh; the rule that picks
+// a tiling per problem, stage 19's default, in persistent_rule.cuh.
 #pragma once
 
 #include <algorithm>

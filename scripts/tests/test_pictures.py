@@ -58,7 +58,7 @@ class PicturesTest(ScriptTest):
         root = self.copy_of_the_sources()
         self.assertEqual(self.pictures("--check", "--root", root).returncode, 0)
         # Stage 18's default groups of tile rows (GroupM): only the tile order shows them.
-        self.edit(root, pictures.STAGE_18, r"(launch_persistent<Bf16Operands, Tiling<)(\d+)(, true>>)",
+        self.edit(root, pictures.STAGE_18, r'(\{"128x256_g8", launch<Tiling<)(\d+)(, true>>)',
                   lambda m: m[1] + ("4" if m[2] != "4" else "2") + m[3])
         done = self.pictures("--check", "--root", root)
         self.assertEqual(done.returncode, 1, done.stderr)
