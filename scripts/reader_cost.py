@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""What a reader opens to read one stage: the lines of the stage folder's code files and of
+every project file they include, followed transitively (an #include "..." is looked for beside
+the including file, then from the repository's root), generated files left out (those whose
+first five lines say "generated" or "written by scripts/").
+
+    python3 scripts/reader_cost.py [REPO]          one line per stage: `stage lines files`
+    python3 scripts/reader_cost.py --check [REPO]  exits 1 where a stage is over its budget
+
+The budget is 1,000 lines a stage (GUIDE section 1). The stages not yet within it are listed in
+OVER with the count they had when listed: such a stage may shrink but not grow, and must leave
+the list once it is within the budget, so that the list only gets shorter.
+"""
+import pathlib
+import re
+import sys
+
+BUDGET = 1000
+OVER = {
+    "19_gpu_clusters": 1289,
+    "20_gpu_tf32": 1750,
+    "21_gpu_stream_k": 1930,
+    "22_gpu_fp8": 2439,
+}
+CODE = {".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp"}
+STAGE = re.compile(r"^\d\d_[a-z0-9_]+$")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def generated(path):
+    head = "\n".join(path.read_text(errors="replace").splitlines()[:5]).lower()
+    return "generated" in head or "written by scripts/" in head
+
+
+def included(repo, name, by):
+    for folder in (by.parent, repo):
+        path = (folder / name).resolve()
+        if path.is_file() and repo in path.parents:
+            return path
+    return None
+
+
+def cost(repo, stage):
+    """(lines, files) a reader opens for the stage folder `stage`."""
+    todo = [p.resolve() for p in sorted((repo / stage).rglob("*"))
+            if p.suffix in CODE and p.is_file()]
+    seen = set(todo)
+    while todo:
+        path = todo.pop()
+        for name in INCLUDE.findall(path.read_text(errors="replace")):
+            found = included(repo, name, path)
+            if found is not None and found not in seen:
+                seen.add(found)
+                todo.append(found)
+    files = [p for p in seen if not generated(p)]
+    return sum(len(p.read_text(errors="replace").splitlines()) for p in files), len(files)
+
+
+def stages(repo):
+    return [d.name for d in sorted(repo.iterdir()) if d.is_dir() and STAGE.match(d.name)]
+
+
+def problems(costs, over):
+    """What --check reports for {stage: lines}, with `over` the stages let past the budget."""
+    found = []
+    for stage, lines in costs.items():
+        allowed = over.get(stage)
+        if allowed is None and lines > BUDGET:
+            found.append(f"{stage}: {lines} lines, over the budget of {BUDGET}")
+        elif allowed is not None and lines > allowed:
+            found.append(f"{stage}: {lines} lines, more than the {allowed} it had when listed "
+                         "in OVER")
+        elif allowed is not None and lines <= BUDGET:
+            found.append(f"{stage}: {lines} lines, within the budget: take it out of OVER")
+    found += [f"{stage}: listed in OVER, but there is no such stage"
+              for stage in sorted(set(over) - set(costs))]
+    return found
+
+
+def main(args):
+    check = "--check" in args
+    rest = [a for a in args if a != "--check"]
+    repo = pathlib.Path(rest[0] if rest else pathlib.Path(__file__).parent.parent).resolve()
+    costs = {}
+    for stage in stages(repo):
+        costs[stage], files = cost(repo, stage)
+        if not check:
+            print(f"{stage} {costs[stage]} {files}")
+    if not check:
+        return 0
+    found = problems(costs, OVER)
+    for line in found:
+        print(line)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
