@@ -14,6 +14,7 @@
 #include "common/cuda_check.hpp"
 #include "common/errors.hpp"
 #include "common/matrix.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/matrix.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 

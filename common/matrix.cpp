@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/errors.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 namespace {

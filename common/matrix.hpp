@@ -13,9 +13,9 @@
 namespace ladder {
 
 // A view: it does not own its data; owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand views
-// out. The int-index rule: stride * (height + kEdgeRows) stays below 2^31, so int index
-// arithmetic cannot overflow, even for the rows past the edge that a tile overhanging the
-// matrix computes addresses for (and never reads).
+// out (common/matrix_owners.hpp). The int-index rule: stride * (height + kEdgeRows) stays
+// below 2^31, so int index arithmetic cannot overflow, even for the rows past the edge that a
+// tile overhanging the matrix computes addresses for (and never reads).
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -44,14 +44,6 @@ LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
 // The largest block tile of any stage (256 rows or columns): how far past a matrix's last row
 // a kernel may form an address.
 inline constexpr int kEdgeRows = 256;
-
-// The byte a poisoned matrix is filled with (cudaMemset sets bytes): four make the float
-// 0xFFFFFFFF, a NaN, so an element a kernel fails to write fails every check.
-inline constexpr unsigned char kPoisonByte = 0xFF;
-
-// Throws UsageError unless a height x width matrix with this stride is valid and keeps the
-// int-index rule. Every owner calls it before allocating, the options before anything is.
-void check_matrix_shape(int height, int width, int stride);
 
 // Throws std::invalid_argument, naming the rule, unless the view keeps the int-index rule (no
 // negative size, stride >= width; empty views pass). A view made by hand can break it, and a

@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/harness/program.hpp"
 #include "common/matrix.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 namespace {

@@ -7,6 +7,7 @@
 #include "common/device_matrix.hpp"
 #include "common/errors.hpp"
 #include "common/harness/memory_budget.hpp"
+#include "common/matrix_owners.hpp"
 #include "common/operand_path.hpp"
 
 namespace ladder {
