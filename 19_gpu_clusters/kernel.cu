@@ -14,7 +14,7 @@ using namespace persistent;
 // are 128 x 256 and 128 x 192 tiles in clusters of two (persistent.cuh), WideAlone and
 // NarrowAlone the same tiles without. The first is the default, by_size, which picks one of
 // those four per problem (best_tiling); each other one fixes its tiling. Without clusters, on
-// 128 x 256 tiles, it is stage 18's default, the program's baseline row
+// 128 x 256 tiles, it runs as stage 18's default, the program's baseline row
 // (results/19_gpu_clusters/search.md).
 const HopperVariant kVariants[] = {
     {"by_size", launch_best<Bf16Operands>},

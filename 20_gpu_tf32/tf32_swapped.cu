@@ -10,6 +10,7 @@
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/tma_store.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/hopper/wgmma.cuh"

@@ -20,6 +20,7 @@
 #include "common/hopper/tile_parts.cuh"
 #include "common/hopper/tma.cuh"
 #include "common/hopper/tma_readable.hpp"
+#include "common/hopper/tma_store.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"

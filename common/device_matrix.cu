@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/device_memory.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 

@@ -25,7 +25,7 @@ class DeviceMatrix {
   void upload(Matrix host);
   void download(Matrix host) const;
 
-  // Every byte kPoisonByte (common/matrix.hpp), which makes every float a NaN, padding
+  // Every byte kPoisonByte (common/matrix_owners.hpp), which makes every float a NaN, padding
   // included: the same bits as the host's poison() (common/harness/fill.hpp).
   void poison();
 

@@ -27,7 +27,6 @@ MMA_TILE = "common/sm80/mma_tile.cuh"
 WARPGROUP = "common/hopper/warpgroup.cuh"
 PERSISTENT = "common/hopper/persistent.cuh"
 CLUSTER_LAUNCH = "common/hopper/cluster_launch.cpp"
-PERSISTENT_KERNEL = "common/hopper/persistent_kernel.cuh"
 TMA_STORE = "common/hopper/tma_store.cuh"
 TILE_ORDER = "common/tile_order.cuh"
 STAGE_16 = "16_gpu_tma_wgmma/kernel.cu"
@@ -44,7 +43,7 @@ MODEL_RUNS = tuple(f"results/21_gpu_stream_k/{folder}{name}" for folder in ("mod
                    for name in ("model_shapes.csv", "model_shapes_more.csv",
                                 "model_shapes_heldout.csv", "model_shapes_unseen.csv")
                    if not (folder and name == "model_shapes_unseen.csv"))
-SOURCES = (MMA_TILE, WARPGROUP, PERSISTENT, CLUSTER_LAUNCH, PERSISTENT_KERNEL, TMA_STORE,
+SOURCES = (MMA_TILE, WARPGROUP, PERSISTENT, CLUSTER_LAUNCH, TMA_STORE,
            TILE_ORDER, STAGE_16, STAGE_17, STAGE_18, TF32_SWAPPED, STAGE_21, STAGE_21_PARTS,
            STAGE_21_MODEL, STAGE_21_SPLIT, STAGE_22,
            "results/ladder_4096.csv") + MODEL_RUNS

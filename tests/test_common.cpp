@@ -23,6 +23,7 @@
 #include "common/harness/timing.hpp"
 #include "common/harness/verify.hpp"
 #include "common/host_matrix.hpp"
+#include "common/matrix_owners.hpp"
 #include "common/tile_dispatch.hpp"
 #include "test_support.hpp"
 

@@ -36,6 +36,7 @@
 #include "common/host_matrix.hpp"
 #include "common/host_matrix_fp8.hpp"
 #include "common/matrix_fp8.hpp"
+#include "common/matrix_owners.hpp"
 #include "error_study.hpp"
 #include "guarded_layouts.hpp"
 #include "test_support.hpp"

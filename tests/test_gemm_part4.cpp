@@ -40,6 +40,7 @@
 #include "common/harness/fill.hpp"
 #include "common/harness/verify.hpp"
 #include "common/hopper/tile_model.hpp"
+#include "common/matrix_owners.hpp"
 #include "common/operand_path.hpp"
 #include "busy_sms.hpp"
 #include "guarded_layouts.hpp"

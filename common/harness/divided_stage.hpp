@@ -17,9 +17,9 @@ using NamedBf16Launch =
     std::function<OperandPath(const std::string& config, MatrixBf16 a, MatrixBf16 b, Matrix c)>;
 
 struct DividedStage {
-  // The workspace's bytes (asked after the GPU check), checked against the GPU's free memory,
-  // then launch_with_workspace, which allocates it and returns the launcher over it (used in
-  // place of TensorStage::launch).
+  // Where the launches share a workspace (both set, or neither): its bytes, asked after the GPU
+  // check and checked against the GPU's free memory, then launch_with_workspace, which
+  // allocates it and returns the launcher over it (used in place of TensorStage::launch).
   std::uint64_t (*workspace_bytes)() = nullptr;
   std::function<NamedBf16Launch()> launch_with_workspace;
   // Time the default again after copying A and B to rows of whole 128-byte lines inside the

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "common/matrix_owners.hpp"
+
 namespace ladder {
 namespace {
 

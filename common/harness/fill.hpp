@@ -24,7 +24,7 @@ HostMatrix random_host_matrix(int height, int width, std::uint64_t seed);
 void round_to_tf32(Matrix m);
 
 // Fills every element, padding included, with NaN: an element that a kernel fails to
-// write stays NaN and fails verification. Every byte kPoisonByte (common/matrix.hpp), the
+// write stays NaN and fails verification. Every byte kPoisonByte (common/matrix_owners.hpp), the
 // same bits as DeviceMatrix::poison. Like fill_random, for an owner's whole view.
 void poison(Matrix m);
 

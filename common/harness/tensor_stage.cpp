@@ -29,10 +29,12 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
   Report report(stage.program, shape.describe(), device);
   TensorGemmBench bench(shape, options);
   NamedBf16Launch launch = stage.launch;
-  if (stage.divided != nullptr) {
+  const DividedStage none;
+  const DividedStage& divided = stage.divided != nullptr ? *stage.divided : none;
+  if (divided.launch_with_workspace) {
     require_device_memory(shape.describe() + " (" + stage.program + "'s workspace)",
-                          stage.divided->workspace_bytes());
-    launch = stage.divided->launch_with_workspace();
+                          divided.workspace_bytes());
+    launch = divided.launch_with_workspace();
   }
   const baseline::Bf16Gemm previous = stage.baseline();
   bench.run(report, previous.label, Role::baseline, previous.launch);
@@ -51,7 +53,7 @@ int tensor_stage_main(const TensorStage& stage, int argc, char** argv) {
         stage.path_name);
   }
   // --config all is the stage's evidence (its rows compare variants), where a copy is no choice.
-  if (stage.divided != nullptr && stage.divided->aligned_copies && config == stage.configs.front() && path == OperandPath::tma) {
+  if (divided.aligned_copies && config == stage.configs.front() && path == OperandPath::tma) {
     run_with_aligned_copies(bench, shape, report, stage.label + config,
                             [&](MatrixBf16 a, MatrixBf16 b, Matrix c) { launch(config, a, b, c); });
   }

@@ -10,6 +10,7 @@
 #include "common/harness/report.hpp"
 #include "common/harness/tiled_copy.hpp"
 #include "common/host_matrix.hpp"
+#include "common/matrix_owners.hpp"
 
 namespace ladder {
 namespace {

@@ -3,8 +3,8 @@
 // share each slice of B through TMA multicast; the epilogue stores through TMA or directly.
 // Stage 19 builds its variants from it, and later stages run it: as their baseline, as
 // Stream-K's whole-tile default, and on TF32 operands. The building blocks (the ring, the
-// barriers, the tile order, the launch in clusters) are in persistent.cuh; the rule that picks
-// a tiling per problem, stage 19's default, in persistent_rule.cuh.
+// barriers, the tile order) are in persistent.cuh, the launch in clusters in cluster_launch.hpp;
+// the rule that picks a tiling per problem, stage 19's default, in persistent_rule.cuh.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/tma.cuh"
+#include "common/hopper/tma_store.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
 #include "common/matrix_bf16.hpp"

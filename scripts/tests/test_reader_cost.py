@@ -31,15 +31,16 @@ class ReaderCostTest(ScriptTest):
         self.assertEqual(reader_cost.cost(repo, "01_a"), (3 + 1 + 2 + 3, 4))
 
     def test_the_budget_and_the_list_of_stages_over_it(self):
-        over = {"03_c": 1500, "04_d": 1200, "05_gone": 1100}
-        costs = {"01_a": 1000, "02_b": 1001, "03_c": 1500, "04_d": 990}
+        over = {"03_c": 1500, "04_d": 1200, "05_gone": 1100, "06_e": 1300}
+        costs = {"01_a": 1000, "02_b": 1001, "03_c": 1500, "04_d": 990, "06_e": 1299}
         self.assertEqual(reader_cost.problems(costs, over), [
             "02_b: 1001 lines, over the budget of 1000",
             "04_d: 990 lines, within the budget: take it out of OVER",
+            "06_e: 1299 lines, fewer than the 1300 of OVER: lower it",
             "05_gone: listed in OVER, but there is no such stage",
         ])
         self.assertEqual(reader_cost.problems({"03_c": 1501}, {"03_c": 1500}),
-                         ["03_c: 1501 lines, more than the 1500 it had when listed in OVER"])
+                         ["03_c: 1501 lines, more than the 1500 of OVER"])
 
     def test_every_stage_of_the_repository_within_its_budget(self):
         done = self.run_script("scripts/reader_cost.py", "--check", REPO)
