@@ -1,9 +1,6 @@
 #include "22_gpu_fp8/kernel.hpp"
 
 #include <iterator>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,7 +8,6 @@
 #include "22_gpu_fp8/model_constants.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/config_table.hpp"
-#include "common/cuda_check.hpp"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
@@ -320,11 +316,11 @@ __global__ void __launch_bounds__(K::kThreads, 1)
   if constexpr (K::kClusterM > 1) cluster_sync();
 }
 
-const StreamKWorkspace& divided_workspace();
-
-// K's kernel on c's tiles divided by `scheme` (stage 21's division, common/hopper/tile_parts.hpp).
+// K's kernel on c's tiles divided by `scheme` (stage 21's division, common/hopper/tile_parts.hpp),
+// the partial tiles in `workspace`.
 template <class K, Scheme kScheme>
-void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
+void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+            const StreamKWorkspace& workspace) {
   const int slices = (a.width + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
   const Division division = divide(cluster_tiles<K>(c), slices,
                                    resident_clusters_of<K>(gemm_fp8<K, true, false>), kScheme);
@@ -342,7 +338,7 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
   if constexpr (kScheme != Scheme::data_parallel) {
     const auto kernel = tma_store ? gemm_fp8<K, true, true> : gemm_fp8<K, false, true>;
     launch_in_clusters<K>(kernel, division.clusters, a_map, b_map, c_map, c, scales, division,
-                          partial_tiles_for_launch<K>(divided_workspace()));
+                          partial_tiles_for_launch<K>(workspace));
   }
 }
 
@@ -351,23 +347,28 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
 using Alone128 = Config<128, 128, 64, 1, 8, true>;
 
 template <class Cfg, int PromoteEvery, int Parts = 1, Scheme kScheme = Scheme::data_parallel>
-void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>, kScheme>(a, b_t, c, scales);
+void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                       const StreamKWorkspace& workspace) {
+  launch<Fp8Kernel<Cfg, PromoteEvery, false, Parts>, kScheme>(a, b_t, c, scales, workspace);
 }
 
 // Per block: Cfg's tiles, 256-wide ones in two parts (a part is one block of B wide), the
 // factors loaded as Loads says.
 template <class Cfg, FactorLoads Loads, Scheme kScheme>
-void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  launch<Fp8Kernel<Cfg, 1, true, Cfg::kBlockN == 256 ? 2 : 1, Loads>, kScheme>(a, b_t, c,
-                                                                               scales);
+void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                      const StreamKWorkspace& workspace) {
+  launch<Fp8Kernel<Cfg, 1, true, Cfg::kBlockN == 256 ? 2 : 1, Loads>, kScheme>(a, b_t, c, scales,
+                                                                               workspace);
 }
 
-using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                           const StreamKWorkspace& workspace);
 
-void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                    const StreamKWorkspace& workspace);
 template <FactorLoads Loads>
-void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales);
+void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                              const StreamKWorkspace& workspace);
 
 // A variant: its name, its launch, how many slices of 128 the tensor cores sum between
 // promotions (0: never), and, for the tilings by_size chooses among, what the model prices it
@@ -450,28 +451,17 @@ int by_size_choice(const Matrix& c, int k) {
   return choices.variants[fastest(fp8_model::kModel, c.height, c.width, k, gpu, choices.priced)];
 }
 
-void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  kVariants[by_size_choice(c, a.width)].launch(a, b_t, c, scales);
+void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                    const StreamKWorkspace& workspace) {
+  kVariants[by_size_choice(c, a.width)].launch(a, b_t, c, scales, workspace);
 }
 
 // Per block, the same choice: the model prices each tiling as its per-tensor kernel, whose loop
 // the per-block one runs with the factors' multiplies added to every promotion.
 template <FactorLoads Loads>
-void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales) {
-  per_block_launch(kVariants[by_size_choice(c, a.width)], Loads)(a, b_t, c, scales);
-}
-
-// The divided variants' workspace, one per device, made at their first launch on it and kept
-// (launch_gemm_fp8's launches queue on the default stream, one after another).
-const StreamKWorkspace& divided_workspace() {
-  static std::mutex mutex;
-  static std::map<int, std::unique_ptr<StreamKWorkspace>> made;  // device -> its workspace
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<StreamKWorkspace>& workspace = made[device];
-  if (!workspace) workspace = std::make_unique<StreamKWorkspace>();
-  return *workspace;
+void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                              const StreamKWorkspace& workspace) {
+  per_block_launch(kVariants[by_size_choice(c, a.width)], Loads)(a, b_t, c, scales, workspace);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
@@ -482,9 +472,10 @@ std::string dims(int rows, int columns) {
   return std::to_string(rows) + "x" + std::to_string(columns);
 }
 
-// Checks the operands and the GPU, then runs the product with `tma`, on copies of the
-// operands in aligned rows where theirs are not whole 16 bytes (tma_readable.hpp).
-OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8Launch tma) {
+// Checks the operands, the GPU and the workspace's device, then runs the product with `tma`, on
+// copies of the operands in aligned rows where theirs are not whole 16 bytes (tma_readable.hpp).
+OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
+                const StreamKWorkspace& workspace, Fp8Launch tma) {
   auto shape = [](const auto& m) {
     check_view(Matrix{m.width, m.height, m.stride, nullptr});
     return dims(m.height, m.width);
@@ -494,8 +485,9 @@ OperandPath run(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales, Fp8L
     throw std::invalid_argument("stage 22: " + shapes + " must be m x k, n x k and m x n");
   }
   require_hopper();
+  check_workspace_device(workspace, "stage 22");
   return launch_on_readable_rows(a, b_t, c, [&](MatrixFp8 a_rows, MatrixFp8 b_t_rows) {
-    tma(a_rows, b_t_rows, c, scales);
+    tma(a_rows, b_t_rows, c, scales, workspace);
   });
 }
 
@@ -514,9 +506,11 @@ int fp8_promotion_window(const std::string& config, int k) {
   return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
 }
 
-OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c,
+                            const StreamKWorkspace& workspace) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
-  return run(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, variant.launch);
+  return run(a.values, b_t.values, c, Scales{a.scale, b_t.scale, {}, {}}, workspace,
+             variant.launch);
 }
 
 std::vector<std::string> fp8_block_configs() {
@@ -530,7 +524,8 @@ std::vector<std::string> fp8_block_configs() {
 }
 
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
-                                         FactorLoads loads, const std::string& config) {
+                                         const StreamKWorkspace& workspace, FactorLoads loads,
+                                         const std::string& config) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
   const Fp8Launch launch = per_block_launch(variant, loads);
   if (launch == nullptr) {
@@ -551,16 +546,18 @@ OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, M
         " and " + dims(b_t.dequantize.height, b_t.dequantize.width));
   }
   return run(a.values, b_t.values, c, Scales{nullptr, nullptr, a.dequantize, b_t.dequantize},
-             launch);
+             workspace, launch);
 }
 
-OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c) {
+OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c,
+                                       const StreamKWorkspace& workspace) {
   check_gemm_shapes(a, b, c);
   e4m3_scale_on_device(a, work.a_scale);
   e4m3_scale_on_device(b, work.b_scale);
   quantize_e4m3(a, work.a_scale, work.a);
   quantize_e4m3_transposed(b, work.b_scale, work.b_t);
-  return launch_gemm_fp8(kVariants[0].name, {work.a, work.a_scale}, {work.b_t, work.b_scale}, c);
+  return launch_gemm_fp8(kVariants[0].name, {work.a, work.a_scale}, {work.b_t, work.b_scale}, c,
+                         workspace);
 }
 
 }  // namespace ladder

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/hopper/tile_model.hpp"
+#include "common/hopper/tile_parts.hpp"
 #include "common/matrix.hpp"
 #include "common/matrix_fp8.hpp"
 #include "common/operand_path.hpp"
@@ -29,10 +30,12 @@ int fp8_promotion_window(const std::string& config, int k);
 // c = (a.values / a's scale)(b_t.values / b_t's scale)^T, FP32: a is m x k, b_t n x k (B
 // transposed: wgmma reads FP8 K-major only), c m x n; any sizes and strides. Returns
 // OperandPath::tma, or OperandPath::tma_after_copy where an operand's rows are not whole 16
-// bytes and the kernel read a copy of them (common/hopper/tma_readable.hpp). Mismatched shapes
-// or an unknown variant throw std::invalid_argument, a GPU other than sm_90
-// UnsupportedGpuError.
-OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c);
+// bytes and the kernel read a copy of them (common/hopper/tma_readable.hpp). The divided
+// variants keep their partial tiles in `workspace`, the caller's, as stage 21's. Mismatched
+// shapes, an unknown variant or a workspace made on another device throw
+// std::invalid_argument, a GPU other than sm_90 UnsupportedGpuError.
+OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c,
+                            const StreamKWorkspace& workspace);
 
 // Per-block scales: one dequantisation factor (1 / scale) per block of 1 x 128 elements of A
 // (a.dequantize: m x ceil(k / 128)) and per block of 128 x 128 of B^T (b_t.dequantize:
@@ -46,14 +49,17 @@ inline constexpr int kFp8ScaleBlock = 128;
 // name throws std::invalid_argument.
 enum class FactorLoads { slice_ahead, at_promotion };
 OperandPath launch_gemm_fp8_block_scaled(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
+                                         const StreamKWorkspace& workspace,
                                          FactorLoads loads = FactorLoads::slice_ahead,
                                          const std::string& config = "by_size");
 // The per-block variants by name: by_size first, then the tilings.
 std::vector<std::string> fp8_block_configs();
 
 // The whole call from FP32, queued on the default stream: A's and B's scales, A quantised as it
-// is and B into B^T, then the default's product. a (m x k) and b_t (n x k) are the caller's
-// workspaces; with rows of whole 16 bytes the product reads them without a copy.
-OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c);
+// is and B into B^T, then the default's product. work's a (m x k) and b_t (n x k) are the
+// caller's buffers, as `workspace` is; with rows of whole 16 bytes the product reads them
+// without a copy.
+OperandPath launch_gemm_fp8_from_float(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c,
+                                       const StreamKWorkspace& workspace);
 
 }  // namespace ladder

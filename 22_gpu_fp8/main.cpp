@@ -7,6 +7,8 @@
 // exits 77.
 //   cmake --preset native && cmake --build --preset native --target 22_gpu_fp8
 //   build-native/bin/22_gpu_fp8 --help
+#include <memory>
+
 #include "22_gpu_fp8/kernel.hpp"
 #include "22_gpu_fp8/quantize.hpp"
 #include "common/harness/fp8_stage.hpp"
@@ -14,6 +16,7 @@
 using ladder::BlockScaledFp8;
 using ladder::FactorLoads;
 using ladder::Matrix;
+using ladder::StreamKWorkspace;
 
 int main(int argc, char** argv) {
   ladder::Fp8Stage stage;
@@ -26,17 +29,23 @@ int main(int argc, char** argv) {
       "the variant: the default (first), another tiling, or promotion every 2 or 4 slices or "
       "never; all runs every one";
   stage.configs = ladder::fp8_configs();
+  stage.workspace_bytes = StreamKWorkspace::bytes_needed;
+  stage.make_workspace = [] {
+    return std::shared_ptr<const StreamKWorkspace>(std::make_shared<StreamKWorkspace>());
+  };
   stage.launch = ladder::launch_gemm_fp8;
   stage.promotion_window = ladder::fp8_promotion_window;
   // Promotion at every block of K, where its factors apply; its ablation loads the factors at
   // each promotion instead of a slice ahead.
   stage.block_configs = ladder::fp8_block_configs();
   stage.launch_block_scaled = [](const std::string& config, BlockScaledFp8 a, BlockScaledFp8 b_t,
-                                 Matrix c) {
-    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, FactorLoads::slice_ahead, config);
+                                 Matrix c, const StreamKWorkspace& workspace) {
+    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, workspace, FactorLoads::slice_ahead,
+                                                config);
   };
-  stage.launch_block_scaled_ablation = [](BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c) {
-    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, FactorLoads::at_promotion);
+  stage.launch_block_scaled_ablation = [](BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
+                                          const StreamKWorkspace& workspace) {
+    return ladder::launch_gemm_fp8_block_scaled(a, b_t, c, workspace, FactorLoads::at_promotion);
   };
   stage.block_scaled_label = "per-block scales (1x128 A, 128x128 B)";
   stage.block_scaled_ablation_label = "per-block, factors loaded at the promotion";

@@ -53,17 +53,18 @@ struct Kernel {
   std::function<bool(ScaledFp8 a, ScaledFp8 b_t, Matrix c)> available;
 };
 
-std::vector<Kernel> kernels(CublasLtFp8& cublaslt) {
+std::vector<Kernel> kernels(CublasLtFp8& cublaslt, const StreamKWorkspace& workspace) {
   std::vector<Kernel> all;
   for (const std::string& name :
        {std::string("by_size"), std::string("128x192_c2_promote2"),
         std::string("128x192_c2_promote4"), std::string("128x192_c2_no_promotion")}) {
-    all.push_back(
-        {"22 " + name,
-         [name](ScaledFp8 a, ScaledFp8 b_t, Matrix c) { launch_gemm_fp8(name, a, b_t, c); },
-         [name](int k) { return fp8_promotion_window(name, k); },
-         fp8_promotion_window(name, 1 << 30) < (1 << 30),
-         [](ScaledFp8, ScaledFp8, Matrix) { return true; }});
+    all.push_back({"22 " + name,
+                   [name, &workspace](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
+                     launch_gemm_fp8(name, a, b_t, c, workspace);
+                   },
+                   [name](int k) { return fp8_promotion_window(name, k); },
+                   fp8_promotion_window(name, 1 << 30) < (1 << 30),
+                   [](ScaledFp8, ScaledFp8, Matrix) { return true; }});
   }
   for (const bool fast : {false, true}) {
     all.push_back(
@@ -176,7 +177,7 @@ void promotion_table(const std::vector<Kernel>& measured, bool quick, std::uint6
 // the outlier's scale costs the rest. Per tensor, the outlier sets A's one scale and the other
 // rows fall among E4M3's smallest values (below 2^-6 they lose bits, below 2^-10 they become
 // zero); per block (1 x 128 of A), each row has its own.
-void scaling_table(bool quick, std::uint64_t& seed) {
+void scaling_table(bool quick, std::uint64_t& seed, const StreamKWorkspace& workspace) {
   const int m = quick ? 64 : 512, n = quick ? 64 : 512, k = quick ? 256 : 4096;
   std::printf(
       "\n3. worst |c - A B| / sum_k |a_ik b_kj| over the rows of C but the outlier's, "
@@ -202,11 +203,11 @@ void scaling_table(bool quick, std::uint64_t& seed) {
                                                        b.view(), 1.0));
     };
     c.poison();
-    launch_gemm_fp8(fp8_configs().front(), tensor.a(), tensor.b_t(), c.view());
+    launch_gemm_fp8(fp8_configs().front(), tensor.a(), tensor.b_t(), c.view(), workspace);
     const double per_tensor = error();
     c.poison();
     launch_gemm_fp8_block_scaled({blocks.a(), blocks.a_dequantize()},
-                                 {blocks.b_t(), blocks.b_dequantize()}, c.view());
+                                 {blocks.b_t(), blocks.b_dequantize()}, c.view(), workspace);
     const double per_block = error();
     std::printf("%-12g  %14.3e  %14.3e\n", outlier, per_tensor, per_block);
   }
@@ -225,10 +226,11 @@ int study_main(int argc, char** argv) {
   require_hopper();
   std::printf("fp8_error_study: %s\n", device.describe().c_str());
   CublasLtFp8 cublaslt;
-  const std::vector<Kernel> measured = kernels(cublaslt);
+  const StreamKWorkspace workspace;  // the divided variants' partial tiles
+  const std::vector<Kernel> measured = kernels(cublaslt, workspace);
   const bool within = bound_table(measured, quick, seed);
   promotion_table(measured, quick, seed);
-  scaling_table(quick, seed);
+  scaling_table(quick, seed, workspace);
   std::printf("(-1: cuBLASLt has no algorithm for the shape)\n");
   if (!within) {
     std::printf("FAILED: a promoting stage 22 variant exceeds its bound\n");

@@ -33,6 +33,7 @@
 #include "common/harness/fp8_operands.hpp"
 #include "common/harness/verify.hpp"
 #include "common/hopper/tile_model.hpp"
+#include "common/hopper/tile_parts.hpp"
 #include "common/host_matrix.hpp"
 #include "common/host_matrix_fp8.hpp"
 #include "common/matrix_fp8.hpp"
@@ -40,6 +41,7 @@
 #include "error_study.hpp"
 #include "guarded_layouts.hpp"
 #include "test_support.hpp"
+#include "workspace_hazards.hpp"
 
 using namespace ladder;
 using test::guarded_buffer;
@@ -174,6 +176,7 @@ void require_product(PlacedFp8& a, PlacedFp8& b_t, DeviceMatrix& c_buffer, const
 
 TEST_CASE("22 FP8: the device quantisation and every variant on every shape and layout",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   const std::vector<std::string> variants = fp8_configs();
   REQUIRE(variants.size() >= 2);
   for (const auto& shape : fp8_cases()) {
@@ -194,7 +197,7 @@ TEST_CASE("22 FP8: the device quantisation and every variant on every shape and 
         CAPTURE(name);
         c_buffer.poison();
         const OperandPath path = launch_gemm_fp8(name, {a_device.view, a_scale.get()},
-                                                 {b_t_device.view, b_scale.get()}, c);
+                                                 {b_t_device.view, b_scale.get()}, c, workspace);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (tma ? OperandPath::tma : OperandPath::tma_after_copy));
         require_product(a_device, b_t_device, c_buffer, c_layout, shape,
@@ -207,6 +210,7 @@ TEST_CASE("22 FP8: the device quantisation and every variant on every shape and 
 // Per-block operands made on the host (BlockFp8Operands, rows of whole 16 bytes: TMA), and the
 // same codes and factors copied into a shifted sub-view (read from copies in aligned rows).
 TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   for (const auto& shape : fp8_cases()) {
     CAPTURE(test::describe(shape));
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 3);
@@ -228,7 +232,7 @@ TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
         CAPTURE(name);
         c_buffer.poison();
         const OperandPath path = launch_gemm_fp8_block_scaled(
-            {a_view, blocks.a_dequantize()}, {b_t_view, blocks.b_dequantize()}, c,
+            {a_view, blocks.a_dequantize()}, {b_t_view, blocks.b_dequantize()}, c, workspace,
             FactorLoads::slice_ahead, name);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (shifted ? OperandPath::tma_after_copy : OperandPath::tma));
@@ -248,21 +252,22 @@ TEST_CASE("22 FP8 per-block scales: both paths on every shape", "[gpu][sm90][sta
 // The whole call from FP32 quantises as Fp8Operands does and multiplies by the default: the
 // same C, bit for bit.
 TEST_CASE("22 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   for (const test::GemmCase shape : {test::GemmCase{65, 72, 1064}, test::GemmCase{300, 260, 129}}) {
     CAPTURE(test::describe(shape));
     HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 5);
     HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 6);
     Fp8Operands ops(a.view(), b.view(), kQuantizers);
     DeviceMatrix first(shape.m, shape.n);
-    launch_gemm_fp8(fp8_configs().front(), ops.a(), ops.b_t(), first.view());
+    launch_gemm_fp8(fp8_configs().front(), ops.a(), ops.b_t(), first.view(), workspace);
     DeviceMatrixFp8 a_work(shape.m, shape.k, fp8_stride(shape.k));
     DeviceMatrixFp8 b_t_work(shape.n, shape.k, fp8_stride(shape.k));
     DeviceFp8Scale a_scale;
     DeviceFp8Scale b_scale;
     DeviceMatrix second(shape.m, shape.n);
     const Fp8Workspace work{a_work.view(), b_t_work.view(), a_scale.get(), b_scale.get()};
-    REQUIRE(launch_gemm_fp8_from_float(ops.a_float(), ops.b_float(), work, second.view()) ==
-            OperandPath::tma);
+    REQUIRE(launch_gemm_fp8_from_float(ops.a_float(), ops.b_float(), work, second.view(),
+                                       workspace) == OperandPath::tma);
     HostMatrix one(shape.m, shape.n);
     HostMatrix two(shape.m, shape.n);
     first.download(one.view());
@@ -277,6 +282,7 @@ TEST_CASE("22 FP8 from FP32: the same C as quantising first", "[gpu][sm90][stage
 // spoils different elements from run to run: 30 runs of the default (and of the per-block
 // variant) at K = 4136 (32 slices and a partial 33rd) must agree bit for bit.
 TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][repeatable]") {
+  const StreamKWorkspace workspace;
   const bool quick = std::getenv("LADDER_QUICK_SHAPES") != nullptr;
   const test::GemmCase shape =
       quick ? test::GemmCase{65, 300, 2100} : test::GemmCase{384, 512, 4136};
@@ -287,10 +293,10 @@ TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][r
   BlockFp8Operands blocks(a.view(), b.view());
   DeviceMatrix c(shape.m, shape.n);
   const std::vector<std::function<void()>> launches = {
-      [&] { launch_gemm_fp8(fp8_configs().front(), ops.a(), ops.b_t(), c.view()); },
+      [&] { launch_gemm_fp8(fp8_configs().front(), ops.a(), ops.b_t(), c.view(), workspace); },
       [&] {
         launch_gemm_fp8_block_scaled({blocks.a(), blocks.a_dequantize()},
-                                     {blocks.b_t(), blocks.b_dequantize()}, c.view());
+                                     {blocks.b_t(), blocks.b_dequantize()}, c.view(), workspace);
       }};
   for (std::size_t v = 0; v < launches.size(); ++v) {
     CAPTURE(v);
@@ -308,6 +314,64 @@ TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][r
       REQUIRE(same.ok);
     }
   }
+}
+
+namespace {
+
+// Stage 22's variants that divide tiles, per tensor, on a shape where each does (384 x 512 x
+// 4136: 33 slices over a few tiles). `around_launch` gets each variant's launch, which poisons
+// C first; C is checked after, within the variant's bound.
+void require_dividing_variants_right(
+    const StreamKWorkspace& workspace, const std::vector<std::string>& names,
+    const std::function<void(const std::function<void()>& launch)>& around_launch) {
+  const test::GemmCase shape{384, 512, 4136};
+  HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 11);
+  HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 12);
+  Fp8Operands ops(a.view(), b.view(), kQuantizers);
+  DeviceMatrix c(shape.m, shape.n);
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    around_launch([&] {
+      c.poison();
+      REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view(), workspace) == OperandPath::tma);
+    });
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const CheckResult check = check_gemm_on_device(
+        ops.a_widened(), ops.b_widened(), c.view(), ops.a_widened_host(), ops.b_widened_host(),
+        fp8_gemm_gamma(shape.k, fp8_promotion_window(name, shape.k)));
+    INFO(check.summary());
+    REQUIRE(check.ok);
+  }
+}
+
+}  // namespace
+
+// As stage 21's: a workspace left as a launch killed mid-way could leave it
+// (test::dirty_workspace) must not change the next launch's C.
+TEST_CASE("22 FP8: a workspace left dirty by an earlier launch gives the right result",
+          "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
+  require_dividing_variants_right(
+      workspace,
+      {"128x256_c2_split", "128x256_c2_stream", "128x192_c1_split", "128x192_c1_stream",
+       "128x128_c1_split", "128x128_c1_stream"},
+      [&](const std::function<void()>& launch) {
+        launch();  // a launch that finishes, then its leftovers made dirty
+        test::dirty_workspace(workspace);
+        launch();
+      });
+}
+
+// As stage 21's: every dividing variant without clusters finishes beside a kernel that holds
+// every SM but one, its blocks run one at a time, in order; and is right.
+TEST_CASE("22 FP8: the divided variants finish beside a kernel that holds every SM but one",
+          "[gpu][sm90][stage22][beside_busy_sms]") {
+  const StreamKWorkspace workspace;
+  require_dividing_variants_right(
+      workspace, {"128x192_c1_split", "128x192_c1_stream", "128x128_c1_split", "128x128_c1_stream"},
+      [](const std::function<void()>& launch) {
+        REQUIRE(test::finishes_beside_busy_sms(launch));
+      });
 }
 
 // Why the default promotes, as a test that a default which stopped promoting would fail, and
@@ -330,6 +394,7 @@ TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][r
 // same inputs.
 TEST_CASE("22 FP8 promotion: at a long K of positive products only promoting keeps the bound",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   const bool quick = std::getenv("LADDER_QUICK_SHAPES") != nullptr;
   const test::GemmCase shape{128, 128, quick ? 4096 : 16384};
   HostMatrix a(shape.m, shape.k);
@@ -340,7 +405,7 @@ TEST_CASE("22 FP8 promotion: at a long K of positive products only promoting kee
   Fp8Operands ops(a.view(), b.view(), kQuantizers);
   const auto launch = [&](const std::string& name) {
     c.poison();
-    REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view()) == OperandPath::tma);
+    REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view(), workspace) == OperandPath::tma);
   };
   const auto check = [&](double gamma) {
     return check_gemm_on_device(ops.a_widened(), ops.b_widened(), c.view(), ops.a_widened_host(),
@@ -372,8 +437,8 @@ TEST_CASE("22 FP8 promotion: at a long K of positive products only promoting kee
   BlockFp8Operands blocks(a.view(), b.view());
   c.poison();
   REQUIRE(launch_gemm_fp8_block_scaled({blocks.a(), blocks.a_dequantize()},
-                                       {blocks.b_t(), blocks.b_dequantize()},
-                                       c.view()) == OperandPath::tma);
+                                       {blocks.b_t(), blocks.b_dequantize()}, c.view(),
+                                       workspace) == OperandPath::tma);
   const CheckResult per_block =
       check_gemm_on_device(blocks.a_widened(), blocks.b_widened(), c.view(),
                            blocks.a_widened_host(), blocks.b_widened_host(), promoted);
@@ -509,6 +574,7 @@ DeviceBlockFactors device_block_factors(const test::GemmCase& shape, int padding
 // tensor, on both paths: bit for bit.
 TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   DeviceFp8Scale a_scale;
   DeviceFp8Scale b_scale;
   a_scale.upload(Fp8Scale{0.125f, 8.0f});
@@ -525,7 +591,7 @@ TEST_CASE("22 FP8 on exact inputs: every variant and both paths, bit for bit",
         CAPTURE(name);
         c_buffer.poison();
         const OperandPath path =
-            launch_gemm_fp8(name, {ops.a, a_scale.get()}, {ops.b_t, b_scale.get()}, c);
+            launch_gemm_fp8(name, {ops.a, a_scale.get()}, {ops.b_t, b_scale.get()}, c, workspace);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
         require_exact(ops, c_buffer, kFloatLayouts[l], shape);
@@ -539,7 +605,8 @@ namespace {
 // The per-block product of exact operands with these factors, bit for bit, on operands in
 // aligned rows (layout 1) and on copies of shifted ones (layout 2), with every tiling, the
 // factors loaded a slice ahead (the default) and at each promotion (the ablation).
-void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors) {
+void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFactors& factors,
+                                const StreamKWorkspace& workspace) {
   for (const std::size_t l : {std::size_t{1}, std::size_t{2}}) {
     ExactOperands ops = exact_block_operands(shape, kFp8Layouts[l]);
     for (const std::string& name : fp8_block_configs()) {
@@ -549,7 +616,7 @@ void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFa
         DeviceMatrix c_buffer = guarded_buffer<DeviceMatrix>(kFloatLayouts[l], shape.m, shape.n);
         const Matrix c = view_in(c_buffer.view(), kFloatLayouts[l], shape.m, shape.n);
         const OperandPath path = launch_gemm_fp8_block_scaled(
-            {ops.a, factors.a.view()}, {ops.b_t, factors.b.view()}, c, loads, name);
+            {ops.a, factors.a.view()}, {ops.b_t, factors.b.view()}, c, workspace, loads, name);
         CUDA_CHECK(cudaDeviceSynchronize());
         REQUIRE(path == (l == 1 ? OperandPath::tma : OperandPath::tma_after_copy));
         require_exact(ops, c_buffer, kFloatLayouts[l], shape);
@@ -563,8 +630,9 @@ void require_block_scaled_exact(const test::GemmCase& shape, const DeviceBlockFa
 // Per block: the factors of a_block_power and b_block_power.
 TEST_CASE("22 FP8 per-block factors on exact inputs: both paths, bit for bit",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   for (const auto& shape : exact_cases()) {
-    require_block_scaled_exact(shape, device_block_factors(shape, 0));
+    require_block_scaled_exact(shape, device_block_factors(shape, 0), workspace);
   }
 }
 
@@ -573,16 +641,18 @@ TEST_CASE("22 FP8 per-block factors on exact inputs: both paths, bit for bit",
 // product, as with tight factors above.
 TEST_CASE("22 FP8 per-block factors with strides past their widths: the same C",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   const test::GemmCase shape{129, 257, 300};  // 3 slices of K, 3 blocks of N
   const DeviceBlockFactors factors = device_block_factors(shape, 3);
   REQUIRE(factors.a.view().stride > factors.a.view().width);
   REQUIRE(factors.b.view().stride > factors.b.view().width);
-  require_block_scaled_exact(shape, factors);
+  require_block_scaled_exact(shape, factors, workspace);
 }
 
 // The scale of an all-zero matrix is 1 (its codes all zero), and a K of 0 makes C = 0, the
 // empty sums, on a view with no columns.
 TEST_CASE("22 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   DeviceMatrix zeros(40, 70);
   CUDA_CHECK(cudaMemset(zeros.view().data, 0, bytes_of(zeros.view())));
   DeviceFp8Scale scale;
@@ -608,10 +678,11 @@ TEST_CASE("22 FP8: an all-zero matrix and K = 0", "[gpu][sm90][stage22]") {
     CAPTURE(per_block);
     c_buffer.poison();
     const OperandPath path =
-        per_block ? launch_gemm_fp8_block_scaled({no_columns_a, no_columns_a_factors},
-                                                 {no_columns_b_t, no_columns_b_factors}, c)
-                  : launch_gemm_fp8(fp8_configs().front(), {no_columns_a, scale.get()},
-                                    {no_columns_b_t, scale.get()}, c);
+        per_block
+            ? launch_gemm_fp8_block_scaled({no_columns_a, no_columns_a_factors},
+                                           {no_columns_b_t, no_columns_b_factors}, c, workspace)
+            : launch_gemm_fp8(fp8_configs().front(), {no_columns_a, scale.get()},
+                              {no_columns_b_t, scale.get()}, c, workspace);
     CUDA_CHECK(cudaDeviceSynchronize());
     REQUIRE(path == OperandPath::tma);
     HostMatrix c_host = test::download_whole(c_buffer);
@@ -828,35 +899,37 @@ TEST_CASE("22 FP8 device quantisation refuses other shapes and strides below the
 
 TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen factors",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   DeviceMatrixFp8 a(8, 32);
   DeviceMatrixFp8 b_t(16, 32);
   DeviceMatrixFp8 b_t_short(16, 16);  // k 16 != 32
   DeviceMatrix c(8, 16);
   DeviceFp8Scale scale;
   REQUIRE_THROWS_AS(launch_gemm_fp8("by_size", {a.view(), scale.get()},
-                                    {b_t_short.view(), scale.get()}, c.view()),
+                                    {b_t_short.view(), scale.get()}, c.view(), workspace),
                     std::invalid_argument);
   REQUIRE_THROWS_AS(launch_gemm_fp8("no-such-variant", {a.view(), scale.get()},
-                                    {b_t.view(), scale.get()}, c.view()),
+                                    {b_t.view(), scale.get()}, c.view(), workspace),
                     std::invalid_argument);
   DeviceMatrix a_factors(8, 1);
   DeviceMatrix b_factors(1, 1);
   DeviceMatrix wrong(8, 2);  // 2 blocks of K where there is 1
-  REQUIRE_THROWS_AS(launch_gemm_fp8_block_scaled({a.view(), wrong.view()},
-                                                 {b_t.view(), b_factors.view()}, c.view()),
-                    std::invalid_argument);
+  REQUIRE_THROWS_AS(
+      launch_gemm_fp8_block_scaled({a.view(), wrong.view()}, {b_t.view(), b_factors.view()},
+                                   c.view(), workspace),
+      std::invalid_argument);
   REQUIRE_THROWS_AS(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
-                                                 {b_t.view(), wrong.view()}, c.view()),
+                                                 {b_t.view(), wrong.view()}, c.view(), workspace),
                     std::invalid_argument);
   // A per-tensor-only variant and an unknown name have no per-block kernel.
   for (const std::string name : {"128x192_c2_no_promotion", "no-such-variant"}) {
     REQUIRE_THROWS_AS(
         launch_gemm_fp8_block_scaled({a.view(), a_factors.view()}, {b_t.view(), b_factors.view()},
-                                     c.view(), FactorLoads::slice_ahead, name),
+                                     c.view(), workspace, FactorLoads::slice_ahead, name),
         std::invalid_argument);
   }
-  REQUIRE_NOTHROW(launch_gemm_fp8_block_scaled({a.view(), a_factors.view()},
-                                               {b_t.view(), b_factors.view()}, c.view()));
+  REQUIRE_NOTHROW(launch_gemm_fp8_block_scaled(
+      {a.view(), a_factors.view()}, {b_t.view(), b_factors.view()}, c.view(), workspace));
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -866,6 +939,7 @@ TEST_CASE("22 FP8 refuses mismatched shapes, unknown variants and misshapen fact
 TEST_CASE("22 FP8 per-block factors: each wrong dimension, a stride below the width and int "
           "overflow refused",
           "[gpu][sm90][stage22]") {
+  const StreamKWorkspace workspace;
   const int m = 8;
   const int n = 257;
   const int k = 256;
@@ -881,7 +955,7 @@ TEST_CASE("22 FP8 per-block factors: each wrong dimension, a stride below the wi
   const Matrix b_factors = factors(3, 2, 2);
   const auto launch = [&](Matrix a_dequantize, Matrix b_dequantize) {
     return launch_gemm_fp8_block_scaled({a.view(), a_dequantize}, {b_t.view(), b_dequantize},
-                                        c.view());
+                                        c.view(), workspace);
   };
   // One row or column more or fewer than m x ceil(k / 128) and ceil(n / 128) x ceil(k / 128).
   for (const auto& [rows, cols] : {std::pair{m - 1, 2}, std::pair{m + 1, 2}, std::pair{m, 1},

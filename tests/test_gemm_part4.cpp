@@ -6,7 +6,6 @@
 // stages: TMA where it holds, stage 15's kernel where not). The Hopper stages also run many
 // times at a large K, bit for bit the same each time ([repeatable]). Tagged [sm80] or [sm90]
 // (sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
-#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -42,9 +41,9 @@
 #include "common/hopper/tile_model.hpp"
 #include "common/matrix_owners.hpp"
 #include "common/operand_path.hpp"
-#include "busy_sms.hpp"
 #include "guarded_layouts.hpp"
 #include "test_support.hpp"
+#include "workspace_hazards.hpp"
 
 using namespace ladder;
 using test::download_whole;
@@ -559,55 +558,34 @@ void require_dividing_variants_right(
 }
 
 // A launch killed or faulted mid-way leaves flags set and partial sums in the workspace; the
-// next launch must neither take those flags for its own nor add those sums. Before each
-// launch here, every flag holds the largest value the launch before left in any flag (what a
-// launch that saved every part and finished no tile would leave), at least 1, and every
-// partial sum is NaN.
+// next launch must neither take those flags for its own nor add those sums
+// (test::dirty_workspace).
 TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the right result",
           "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
-  const std::size_t flag_count = workspace.flag_count();
   require_dividing_variants_right(
       workspace,
       {stream_k_configs().front(), "128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream",
        "128x64_c1_split"},
       [&](const std::function<void()>& launch) {
         launch();  // a launch that finishes, then its leftovers made dirty
-        CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<int> flags(flag_count);
-        CUDA_CHECK(cudaMemcpy(flags.data(), workspace.flags(), flag_count * sizeof(int),
-                              cudaMemcpyDeviceToHost));
-        const int left = std::max(1, *std::max_element(flags.begin(), flags.end()));
-        std::fill(flags.begin(), flags.end(), left);
-        CUDA_CHECK(cudaMemcpy(workspace.flags(), flags.data(), flag_count * sizeof(int),
-                              cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, workspace.partial_bytes()));
+        test::dirty_workspace(workspace);
         launch();
       });
 }
 
 // A part that waits for a part of a block started after its own hangs where the GPU holds
-// fewer blocks than the grid: beside another program's kernel, or under an MPS limit. Here a
-// kernel holds every SM but one (test::BusySms), so the grid's blocks run one at a time, in
-// order; every dividing variant without clusters must still finish (clusters of two need two
-// free SMs of one GPC, which the spinning blocks may not leave), and be right.
+// fewer blocks than the grid: beside another program's kernel, or under an MPS limit. Every
+// dividing variant without clusters must finish beside a kernel that holds every SM but one
+// (clusters of two need two free SMs of one GPC, which the spinning blocks may not leave), and
+// be right.
 TEST_CASE("21 Stream-K: finishes beside a kernel that holds every SM but one",
           "[gpu][sm90][stage21][beside_busy_sms]") {
   const StreamKWorkspace workspace;
   require_dividing_variants_right(
       workspace, {"128x128_c1_stream", "128x128_c1_split", "128x64_c1_split"},
       [](const std::function<void()>& launch) {
-        // A kernel's first launch loads its code (CUDA's lazy loading), which waits for the GPU
-        // to be idle: beside the spinning kernel, for ever. So each variant runs once before.
-        launch();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        bool finished = false;
-        {
-          test::BusySms busy(1);
-          launch();
-          finished = test::default_stream_finishes_within(20.0);
-        }  // the spinning blocks end here, so a hung product ends too
-        REQUIRE(finished);
+        REQUIRE(test::finishes_beside_busy_sms(launch));
       });
 }
 

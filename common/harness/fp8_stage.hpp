@@ -7,6 +7,8 @@
 // passes against cudaMemcpy.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,12 +17,19 @@
 
 namespace ladder {
 
+class StreamKWorkspace;  // common/hopper/tile_parts.hpp
+
 struct Fp8Stage {
   const char* program = "";          // the folder's name
   const char* summary = "";          // what --help says the stage does
   const char* config_help = "";      // what --help says --config picks
   std::vector<std::string> configs;  // the per-tensor variants, the default first
-  OperandPath (*launch)(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c) = nullptr;
+  // The divided variants' workspace: its bytes (asked after the GPU check), checked against the
+  // GPU's free memory, then make_workspace, whose workspace every launch below is given.
+  std::uint64_t (*workspace_bytes)() = nullptr;
+  std::shared_ptr<const StreamKWorkspace> (*make_workspace)() = nullptr;
+  OperandPath (*launch)(const std::string& config, ScaledFp8 a, ScaledFp8 b_t, Matrix c,
+                        const StreamKWorkspace& workspace) = nullptr;
   // How many products of K the tensor cores sum between two promotions: the error bound's.
   int (*promotion_window)(const std::string& config, int k) = nullptr;
   // Per block: the variants (the default first; with --config all the others run too, each
@@ -28,15 +37,16 @@ struct Fp8Stage {
   // block).
   std::vector<std::string> block_configs;
   OperandPath (*launch_block_scaled)(const std::string& config, BlockScaledFp8 a,
-                                     BlockScaledFp8 b_t, Matrix c) = nullptr;
-  OperandPath (*launch_block_scaled_ablation)(BlockScaledFp8 a, BlockScaledFp8 b_t,
-                                              Matrix c) = nullptr;
+                                     BlockScaledFp8 b_t, Matrix c,
+                                     const StreamKWorkspace& workspace) = nullptr;
+  OperandPath (*launch_block_scaled_ablation)(BlockScaledFp8 a, BlockScaledFp8 b_t, Matrix c,
+                                              const StreamKWorkspace& workspace) = nullptr;
   const char* block_scaled_label = "";
   const char* block_scaled_ablation_label = "";
   int block_window = 0;
   // The whole call from FP32 (the default's product, quantisation timed too).
-  OperandPath (*launch_from_float)(Matrix a, Matrix b, const Fp8Workspace& work,
-                                   Matrix c) = nullptr;
+  OperandPath (*launch_from_float)(Matrix a, Matrix b, const Fp8Workspace& work, Matrix c,
+                                   const StreamKWorkspace& workspace) = nullptr;
   const char* from_float_label = "";
   // The stage's quantisation on the device, which makes the operands of every row.
   void (*scale)(Matrix src, Fp8Scale* scale) = nullptr;                             // per tensor

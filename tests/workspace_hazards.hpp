@@ -1,0 +1,49 @@
+// What a launch over a shared workspace must survive, for the tests of the stages that divide
+// tiles: a workspace an earlier launch left dirty, and a GPU another kernel mostly holds.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "busy_sms.hpp"
+#include "common/cuda_check.hpp"
+#include "common/hopper/tile_parts.hpp"
+#include "common/matrix_owners.hpp"
+
+namespace ladder::test {
+
+// Leaves the workspace as a launch killed or faulted mid-way could: every flag holds the
+// largest value the launch before left in any flag (what a launch that saved every part and
+// finished no tile would leave), at least 1, and every partial sum is NaN. The next launch must
+// neither take those flags for its own nor add those sums.
+inline void dirty_workspace(const StreamKWorkspace& workspace) {
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<int> flags(workspace.flag_count());
+  CUDA_CHECK(cudaMemcpy(flags.data(), workspace.flags(), flags.size() * sizeof(int),
+                        cudaMemcpyDeviceToHost));
+  const int left = std::max(1, *std::max_element(flags.begin(), flags.end()));
+  std::fill(flags.begin(), flags.end(), left);
+  CUDA_CHECK(cudaMemcpy(workspace.flags(), flags.data(), flags.size() * sizeof(int),
+                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, workspace.partial_bytes()));
+}
+
+// Whether `launch` finishes while a kernel holds every SM but one (BusySms), so that its blocks
+// run one at a time, in order. It runs once before: a kernel's first launch loads its code
+// (CUDA's lazy loading), which waits for an idle GPU, beside the spinning kernel for ever.
+inline bool finishes_beside_busy_sms(const std::function<void()>& launch) {
+  launch();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  bool finished = false;
+  {
+    BusySms busy(1);
+    launch();
+    finished = default_stream_finishes_within(20.0);
+  }  // the spinning blocks end here, so a hung product ends too
+  return finished;
+}
+
+}  // namespace ladder::test
