@@ -21,7 +21,9 @@ the slowest cluster does, as 21_gpu_stream_k/kernel.cu's divide() hands out the 
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
                  and s - 1 partial tiles added by the finishing part
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
-                 slices, which touches ceil(share / L) + 1 tiles, and one partial tile added
+                 slices, which touches ceil(share / L) + 1 tiles, and ceil(L / share) partial
+                 tiles added by the finishing part (one where a share covers a whole tile; a
+                 tile cut into shorter shares has as many parts, each but the last read back)
 
   time = max(tau_t x slices + phi_t x tiles + rho x partial tiles + sigma_scheme + lambda,
              bytes / min(B, active SMs x beta) + lambda)
@@ -137,7 +139,8 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
         rest = (t - before) * slices
         if rest >= r:
             share = cdiv(rest, r)
-            return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1, 1), True
+            return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1,
+                    cdiv(slices, share)), True
     return whole, False
 
 
