@@ -21,9 +21,9 @@ the slowest cluster does, as 21_gpu_stream_k/kernel.cu's divide() hands out the 
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
                  and s - 1 partial tiles added by the finishing part
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
-                 slices, which touches ceil(share / L) + 1 tiles, and ceil(L / share) partial
-                 tiles added by the finishing part (one where a share covers a whole tile; a
-                 tile cut into shorter shares has as many parts, each but the last read back)
+                 slices, which touches ceil(share / L) + 1 tiles; with S those slices, the
+                 runs are S // R slices or one more, so a tile's finishing part (a slice at
+                 least) adds at most ceil((L - 1) / (S // R)) partial tiles, the parts before it
 
   time = max(tau_t x slices + phi_t x tiles + rho x partial tiles + sigma_scheme + lambda,
              bytes / min(B, active SMs x beta) + lambda)
@@ -140,7 +140,7 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
         if rest >= r:
             share = cdiv(rest, r)
             return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1,
-                    cdiv(slices, share)), True
+                    cdiv(slices - 1, rest // r)), True
     return whole, False
 
 
@@ -293,10 +293,15 @@ def check(model, run, label):
                       100 * cublas / rows[pick], 100 * cublas / rows[DEFAULT],
                       100 * cublas / rows[oracle]))
     over = [p for p in picks if p[0] > 3]
-    lines = [f"{label} ({len(picks)} shapes): the model's pick {geomean([p[4] for p in picks]):.1f}%"
-             f" of cuBLAS BF16 (lowest {min(p[4] for p in picks):.1f}%), by_shape "
-             f"{geomean([p[5] for p in picks]):.1f}% (lowest {min(p[5] for p in picks):.1f}%), "
-             f"the oracle {geomean([p[6] for p in picks]):.1f}%; the pick more than 3% slower "
+
+    def cut(value):  # a %, cut to one decimal as shapes.py prints it, never rounded up
+        return f"{math.floor(10 * value) / 10:.1f}%"
+
+    lines = [f"{label} ({len(picks)} shapes): the model's pick "
+             f"{cut(geomean([p[4] for p in picks]))} of cuBLAS BF16 (lowest "
+             f"{cut(min(p[4] for p in picks))}), by_shape "
+             f"{cut(geomean([p[5] for p in picks]))} (lowest {cut(min(p[5] for p in picks))}), "
+             f"the oracle {cut(geomean([p[6] for p in picks]))}; the pick more than 3% slower "
              f"than the oracle on {len(over)}"]
     for gap, name, pick, oracle, *_ in sorted(over, reverse=True):
         lines.append(f"  {name}: {pick} {gap:.1f}% slower than {oracle}")

@@ -569,8 +569,9 @@ TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the ri
        "128x64_c1_split"},
       [&](const std::function<void()>& launch) {
         launch();  // a launch that finishes, then its leftovers made dirty
-        test::dirty_workspace(workspace);
+        const int left = test::dirty_workspace(workspace);
         launch();
+        REQUIRE(test::largest_flag(workspace) > left);  // its parts numbered by this launch
       });
 }
 

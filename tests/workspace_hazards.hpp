@@ -15,20 +15,27 @@
 
 namespace ladder::test {
 
-// Leaves the workspace as a launch killed or faulted mid-way could: every flag holds the
-// largest value the launch before left in any flag (what a launch that saved every part and
-// finished no tile would leave), at least 1, and every partial sum is NaN. The next launch must
-// neither take those flags for its own nor add those sums.
-inline void dirty_workspace(const StreamKWorkspace& workspace) {
+// The largest value in any of the workspace's flags, once the GPU is idle.
+inline int largest_flag(const StreamKWorkspace& workspace) {
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<int> flags(workspace.flag_count());
   CUDA_CHECK(cudaMemcpy(flags.data(), workspace.flags(), flags.size() * sizeof(int),
                         cudaMemcpyDeviceToHost));
-  const int left = std::max(1, *std::max_element(flags.begin(), flags.end()));
-  std::fill(flags.begin(), flags.end(), left);
+  return *std::max_element(flags.begin(), flags.end());
+}
+
+// Leaves the workspace as a launch killed or faulted mid-way could: every flag holds the
+// largest value the launch before left in any flag (what a launch that saved every part and
+// finished no tile would leave), at least 1, and every partial sum is NaN. Returns that value.
+// The next launch must neither take those flags for its own nor add those sums, and sets its
+// own, numbered past it.
+inline int dirty_workspace(const StreamKWorkspace& workspace) {
+  const int left = std::max(1, largest_flag(workspace));
+  const std::vector<int> flags(workspace.flag_count(), left);
   CUDA_CHECK(cudaMemcpy(workspace.flags(), flags.data(), flags.size() * sizeof(int),
                         cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(workspace.partials(), kPoisonByte, workspace.partial_bytes()));
+  return left;
 }
 
 // Whether `launch` finishes while a kernel holds every SM but one (BusySms), so that its blocks

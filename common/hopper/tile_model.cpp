@@ -45,15 +45,15 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
     }
   }
   if (scheme == Scheme::stream_k && rest != 0) {
-    // All but the last two waves go whole; the rest's slices are shared evenly. A tile's
-    // finishing part reads back the others: one, where a share covers a tile, else up to
-    // ceil(slices / share), a tile cut into that many shorter shares.
+    // All but the last two waves go whole; the rest's slices are shared evenly, in runs of
+    // shared / resident slices or one more. A tile's finishing part holds a slice at least and
+    // reads back the parts before it: at most ceil((slices - 1) / shortest run) of them.
     const long long whole = std::max(0LL, tiles / resident - 1) * resident;
     const long long shared = (tiles - whole) * slices;
     if (shared >= resident) {
       const long long share = cdiv(shared, resident);
       return {whole / resident * slices + share, whole / resident + cdiv(share, slices) + 1,
-              cdiv(slices, share), true};
+              cdiv(slices - 1, shared / resident), true};
     }
   }
   const long long rounds = cdiv(tiles, resident);

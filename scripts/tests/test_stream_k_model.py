@@ -30,13 +30,14 @@ class WorkTest(unittest.TestCase):
         self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most kMaxSplit
 
     def test_stream_k_shares_the_slices_evenly(self):
-        # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: 8 each, so a
-        # tile's finishing part reads back 16 / 8 = 2 partial tiles.
+        # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: runs of 7 or 8.
+        # A tile's finishing part holds a slice at least; the other 15 span up to
+        # ceil(15 / 7) = 3 runs before it, whose partial tiles it reads back.
         self.assertEqual(model.work(H200, "128x128_c1", "stream", 1024, 1024, 1024, 4),
-                         ((8, 2, 2), True))
+                         ((8, 2, 3), True))
         # 4096 x 4096 x 8192 on pairs of 128 x 256: 256 cluster tiles on 66 pairs; two waves
-        # whole (256 slices), then the other 124 tiles x 128 slices shared, 241 each: longer
-        # than a tile, so a tile has at most two parts, and one partial tile is read back.
+        # whole (256 slices), then the other 124 tiles x 128 slices shared, runs of 240 or 241:
+        # longer than a tile, so a tile has at most two parts, and one partial tile is read back.
         self.assertEqual(model.work(H200, "128x256_c2", "stream", 4096, 4096, 8192, 4),
                          ((497, 5, 1), True))
 
