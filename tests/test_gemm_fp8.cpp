@@ -318,9 +318,10 @@ TEST_CASE("22 FP8: bit-identical results run after run", "[gpu][sm90][stage22][r
 
 namespace {
 
-// Stage 22's variants that divide tiles, per tensor, on a shape where each does (384 x 512 x
-// 4136: 33 slices over a few tiles). `around_launch` gets each variant's launch, which poisons
-// C first; C is checked after, within the variant's bound.
+// Stage 22's variants that divide tiles, on a shape where each does (384 x 512 x 4136: 33
+// slices over a few tiles), per tensor and per block (the same walk and fixup, with the
+// factors' promotion). `around_launch` gets each launch, which poisons C first; C is checked
+// after, within the variant's bound.
 void require_dividing_variants_right(
     const StreamKWorkspace& workspace, const std::vector<std::string>& names,
     const std::function<void(const std::function<void()>& launch)>& around_launch) {
@@ -328,19 +329,33 @@ void require_dividing_variants_right(
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 11);
   HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 12);
   Fp8Operands ops(a.view(), b.view(), kQuantizers);
+  BlockFp8Operands blocks(a.view(), b.view());
   DeviceMatrix c(shape.m, shape.n);
   for (const std::string& name : names) {
-    CAPTURE(name);
-    around_launch([&] {
-      c.poison();
-      REQUIRE(launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view(), workspace) == OperandPath::tma);
-    });
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const CheckResult check = check_gemm_on_device(
-        ops.a_widened(), ops.b_widened(), c.view(), ops.a_widened_host(), ops.b_widened_host(),
-        fp8_gemm_gamma(shape.k, fp8_promotion_window(name, shape.k)));
-    INFO(check.summary());
-    REQUIRE(check.ok);
+    for (const bool per_block : {false, true}) {
+      CAPTURE(name, per_block);
+      around_launch([&] {
+        c.poison();
+        const OperandPath path =
+            per_block
+                ? launch_gemm_fp8_block_scaled({blocks.a(), blocks.a_dequantize()},
+                                               {blocks.b_t(), blocks.b_dequantize()}, c.view(),
+                                               workspace, FactorLoads::slice_ahead, name)
+                : launch_gemm_fp8(name, ops.a(), ops.b_t(), c.view(), workspace);
+        REQUIRE(path == OperandPath::tma);
+      });
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const CheckResult check =
+          per_block
+              ? check_gemm_on_device(blocks.a_widened(), blocks.b_widened(), c.view(),
+                                     blocks.a_widened_host(), blocks.b_widened_host(),
+                                     fp8_gemm_gamma(shape.k, kFp8ScaleBlock))
+              : check_gemm_on_device(ops.a_widened(), ops.b_widened(), c.view(),
+                                     ops.a_widened_host(), ops.b_widened_host(),
+                                     fp8_gemm_gamma(shape.k, fp8_promotion_window(name, shape.k)));
+      INFO(check.summary());
+      REQUIRE(check.ok);
+    }
   }
 }
 
