@@ -27,7 +27,6 @@ The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_s
 stage's default) and the oracle's (the fastest tiling, measured).
 """
 import argparse
-import math
 import os
 import sys
 
@@ -102,8 +101,8 @@ def check(model, run, label):
     candidate the run measured (the oracle): in % of cuBLASLt FP8 where the run has that
     ceiling, and the pick's gap to the oracle on every shape, the shapes without a ceiling too.
     Every run times every candidate: a pick it did not time stops the check."""
-    def cut(values, pick=bf16_model.geomean):  # a %, cut to one decimal, never rounded up
-        return f"{math.floor(10 * pick(values)) / 10:.1f}%"
+    def cut(values, pick=bf16_model.geomean):
+        return bf16_model.cut(pick(values))
 
     gaps, shares = [], []
     for (name, m, n, k), times in run.items():

@@ -281,6 +281,11 @@ def geomean(values):
     return math.exp(math.fsum(math.log(v) for v in values) / len(values))
 
 
+def cut(percent):
+    """A %, cut to one decimal as shapes.py prints it, never rounded up: "99.6%"."""
+    return f"{math.floor(10 * percent) / 10:.1f}%"
+
+
 def check(model, run, label):
     """One line on the model's picks against by_shape and the oracle, and the worst shapes."""
     picks = []
@@ -293,10 +298,6 @@ def check(model, run, label):
                       100 * cublas / rows[pick], 100 * cublas / rows[DEFAULT],
                       100 * cublas / rows[oracle]))
     over = [p for p in picks if p[0] > 3]
-
-    def cut(value):  # a %, cut to one decimal as shapes.py prints it, never rounded up
-        return f"{math.floor(10 * value) / 10:.1f}%"
-
     lines = [f"{label} ({len(picks)} shapes): the model's pick "
              f"{cut(geomean([p[4] for p in picks]))} of cuBLAS BF16 (lowest "
              f"{cut(min(p[4] for p in picks))}), by_shape "

@@ -1,8 +1,5 @@
 #include "common/harness/fp8_stage.hpp"
 
-#include <stdexcept>
-#include <string>
-
 #include "common/harness/fp8_gemm_bench.hpp"
 #include "common/harness/gemm_command_line.hpp"
 #include "common/harness/memory_budget.hpp"
@@ -20,10 +17,6 @@ int fp8_stage_main(const Fp8Stage& stage, int argc, char** argv) {
   const std::string& config = line.config;
   const std::string device = require_gpu();
   require_hopper();
-  if (stage.workspace_bytes == nullptr || stage.make_workspace == nullptr) {
-    throw std::logic_error(std::string(stage.program) + ": Fp8Stage needs its workspace's bytes "
-                           "and maker");
-  }
   require_device_memory(shape.describe() + " (" + stage.program + "'s workspace)",
                         stage.workspace_bytes());
   const std::shared_ptr<const StreamKWorkspace> workspace = stage.make_workspace();
