@@ -110,7 +110,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   auto kernel = tma_store ? gemm_stream_k<Cfg, true> : gemm_stream_k<Cfg, false>;
   const Division division =
       divide(cluster_tiles<Cfg>(c), (a.width + kSliceK - 1) / kSliceK,
-             resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>), kScheme);
+             resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>), kScheme,
+             stream_k_model::kModel.max_split);
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Bf16Operands::b_map(b);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.

@@ -322,8 +322,9 @@ template <class K, Scheme kScheme>
 void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
             const StreamKWorkspace& workspace) {
   const int slices = (a.width + E4m3Operands::kSliceK - 1) / E4m3Operands::kSliceK;
-  const Division division = divide(cluster_tiles<K>(c), slices,
-                                   resident_clusters_of<K>(gemm_fp8<K, true, false>), kScheme);
+  const Division division =
+      divide(cluster_tiles<K>(c), slices, resident_clusters_of<K>(gemm_fp8<K, true, false>),
+             kScheme, fp8_model::kModel.max_split);
   const CUtensorMap a_map = make_tensor_map_2d(a, E4m3Operands::kSliceK, K::kBlockM);
   const CUtensorMap b_map = make_tensor_map_2d(b_t, E4m3Operands::kSliceK, 64);
   const bool tma_store = allows_tma_store(c);

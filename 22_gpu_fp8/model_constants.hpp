@@ -21,6 +21,7 @@ inline constexpr ModelConstants kModel = {
     kTilings, 5,
     128,  // slice_k
     1,  // operand_bytes
+    4,  // max_split: split-K's most ranges a tile
     1.550323,  // rho: a 128 x 256 partial tile read back
     4.295391,  // sigma_split: a split-K launch's extra
     2.824583,  // sigma_stream: a Stream-K launch's extra

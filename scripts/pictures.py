@@ -35,7 +35,7 @@ STAGE_18 = "18_gpu_persistent/kernel.cu"
 TF32_SWAPPED = "20_gpu_tf32/tf32_swapped.cu"
 STAGE_21 = "common/hopper/tile_parts.cpp"
 STAGE_21_PARTS = "common/hopper/tile_parts.cuh"
-STAGE_21_MODEL = "common/hopper/tile_model.hpp"
+STAGE_21_MODEL = "21_gpu_stream_k/model_constants.hpp"
 STAGE_21_SPLIT = "common/hopper/tile_model.cpp"
 STAGE_22 = "22_gpu_fp8/kernel.cu"
 # Stage 21's model check: the runs it was fitted on, the lists' latest runs, the copy rate.
@@ -1315,9 +1315,9 @@ def parts_of(scheme, tiles, slices, resident, max_split):
 
 
 def split_k_stream_k():
-    max_split = number(STAGE_21_MODEL, r"constexpr int kMaxSplit = (\d+);", "kMaxSplit")
-    find(STAGE_21_SPLIT, r"return rest == 0 \? 1 : [^;]*std::min\(\{resident / rest, [^,]*kMaxSplit[^,]*, slices\}\)",
-         "split_ways: min(resident / rest, kMaxSplit, slices)")
+    max_split = number(STAGE_21_MODEL, r"(\d+),  // max_split", "max_split")
+    find(STAGE_21_SPLIT, r"return rest == 0 \? 1 : [^;]*std::min\(\{resident / rest, [^,]*most[^,]*, slices\}\)",
+         "split_ways: min(resident / rest, most, slices)")
     find(STAGE_21, r"const int whole = std::max\(0, d\.tiles / resident - 1\) \* resident;",
          "divide's Stream-K pool: the last whole wave and the partial one")
     find(STAGE_21_PARTS, r"iteration_\(stream_start\(d, cluster \+ 1\)\)",
@@ -1393,8 +1393,8 @@ def model_check():
     gpu = model.record_gpu(os.path.join(ROOT, "results", "ladder_4096.csv"))
     fit_runs = [model.read_run(os.path.join(results, "model_fit", name))
                 for name in model.FIT_LISTS]
-    fitted, _ = model.fitted(gpu, fit_runs, number(STAGE_21_MODEL, r"constexpr int kMaxSplit = (\d+);",
-                                                   "kMaxSplit"))
+    fitted, _ = model.fitted(gpu, fit_runs, number(STAGE_21_MODEL, r"(\d+),  // max_split",
+                                                   "max_split"))
     fitted.params = [round(p, 6) for p in fitted.params]
     lists = [(name, model.read_run(os.path.join(results, name))) for name in model.SHAPE_LISTS]
     svg = Svg(720, 0, "Stage 21's model: each variant's predicted time against its measured "

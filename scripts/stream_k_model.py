@@ -37,8 +37,8 @@ squares on the relative error, over the rows that the bandwidth term does not bo
 The check picks, on each shape, the variant the model predicts fastest, and prints its % of
 cuBLAS beside by_shape's (the stage's default, which runs the same model in C++, measured in its
 own row) and the oracle's (the fastest of the variants and stage 19's default, measured). Shapes
-that take stage 15's kernel (rows that are not whole 16 bytes) are left out: every variant runs
-the same kernel there.
+whose rows are not whole 16 bytes are left out: the variants run on a copy of them, which the
+model does not price, and stage 19's default on stage 15's kernel.
 
 The fit is made once, on the runs kept in results/21_gpu_stream_k/model_fit/ (the three lists as
 they ran before the model chose), so that rerunning a list does not move the constants. The
@@ -66,7 +66,9 @@ SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldou
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
 FIT_CLOCK_MHZ = 1980
-MODEL_HEADER = os.path.join(REPO, "common", "hopper", "tile_model.hpp")
+# Split-K's most ranges a tile, written into the constants for divide(): the fastest of the caps
+# 4, 16 and 64 on six shapes of one tile row and a long K (results/21_gpu_stream_k/notes.md).
+MAX_SPLIT = 16
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
 CHECK_LISTS = SHAPE_LISTS
@@ -85,15 +87,6 @@ SCHEMES = {"dp": "data-parallel", "split": "split-K", "stream": "Stream-K"}
 
 def cdiv(a, b):
     return -(-a // b)
-
-
-def max_split():
-    """kMaxSplit, read from common/hopper/tile_model.hpp, which divide() shares."""
-    with open(MODEL_HEADER) as f:
-        found = re.search(r"constexpr int kMaxSplit = (\d+);", f.read())
-    if not found:
-        raise SystemExit(f"stream_k_model.py: no kMaxSplit in {MODEL_HEADER}")
-    return int(found.group(1))
 
 
 class Gpu:
@@ -251,7 +244,9 @@ def solve(a, b):
 
 def read_run(path, name=lambda variant: variant.split(",")[0]):
     """{(shape, m, n, k): {name(variant): median us}} of a shapes.py CSV, without the shapes
-    that take the fallback (stage 15's kernel, or FP8's on the CUDA cores)."""
+    that take the fallback (stage 15's kernel, or FP8's on the CUDA cores) or copy their rows
+    first: the model prices no copy, and stage 19's default, its first candidate, falls back
+    there."""
     shapes, fallback = {}, set()
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
@@ -259,7 +254,7 @@ def read_run(path, name=lambda variant: variant.split(",")[0]):
             m, k = (int(v) for v in a.split("x"))
             key = (r["shape"], m, int(b.split("x")[1]), k)
             shapes.setdefault(key, {})[name(r["variant"])] = float(r["median_ms"]) * 1e3
-            if "fallback" in r["variant"]:
+            if "fallback" in r["variant"] or "after a copy" in r["variant"]:
                 fallback.add(key)
     return {key: rows for key, rows in shapes.items() if key not in fallback}
 
@@ -318,14 +313,14 @@ def header_text(model):
         tilings.append((name, bn, c, model.params[2 * i], model.params[2 * i + 1]))
     return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
                             "stage 21's model (README.md, D)", "stream_k_model", tilings,
-                            SLICE_K, 2, (rho, split, stream, launch), model.beta,
+                            SLICE_K, 2, MAX_SPLIT, (rho, split, stream, launch), model.beta,
                             model.tau_divided())
 
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     fixed, beta, tau_divided):
-    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice depth
-    and element size, rho, the two sigmas and lambda (`fixed`), beta and tau_divided, as
+                     max_split, fixed, beta, tau_divided):
+    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice depth,
+    element size and split-K's most ranges, rho, the two sigmas and lambda (`fixed`), beta and tau_divided, as
     common/hopper/tile_model.hpp's ModelConstants."""
     rho, split, stream, launch = fixed
     lines = [
@@ -352,6 +347,7 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         f"    kTilings, {len(tilings)},",
         f"    {slice_k},  // slice_k",
         f"    {operand_bytes},  // operand_bytes",
+        f"    {max_split},  // max_split: split-K's most ranges a tile",
         f"    {rho:.6f},  // rho: a 128 x 256 partial tile read back",
         f"    {split:.6f},  // sigma_split: a split-K launch's extra",
         f"    {stream:.6f},  // sigma_stream: a Stream-K launch's extra",
@@ -455,7 +451,7 @@ def main():
     options = parser.parse_args()
     gpu = record_gpu()
     runs = {path: read_run(path) for path in options.fit + options.check}
-    model, samples = fitted(gpu, [runs[p] for p in options.fit], max_split())
+    model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),

@@ -515,7 +515,7 @@ TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][s
 
 // The partial tiles are added in a fixed order, so split-K and Stream-K give the same bits
 // every run, as the whole tiles do. At 384 x 512 x 4136 every variant named divides its tiles
-// (by_shape: 128 x 64 tiles split 4 ways; Stream-K runs of 3-6 slices); under the sanitizers,
+// (by_shape: 128 x 64 tiles split 5 ways; Stream-K runs of 3-6 slices); under the sanitizers,
 // 2 runs of stream_k_cases' last shape, where they divide too (part4_cases' deep one is too
 // small for Stream-K to divide).
 TEST_CASE("21 Stream-K: bit-identical results run after run",

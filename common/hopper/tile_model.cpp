@@ -34,12 +34,12 @@ struct Work {
 };
 
 Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long n, long long k,
-                     long long slice_k, long long resident) {
+                     long long slice_k, long long resident, int max_split) {
   const long long tiles = cdiv(cdiv(m, 128), t.cluster) * cdiv(n, t.block_n);
   const long long slices = cdiv(k, slice_k);
   const long long rest = tiles % resident;
   if (scheme == Scheme::split_k) {
-    const long long ways = split_ways(tiles, resident, slices);
+    const long long ways = split_ways(tiles, resident, slices, max_split);
     if (ways > 1) {
       return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1, ways - 1, true};
     }
@@ -82,9 +82,9 @@ ModelGpu current_gpu(int pairs) {
   return gpu;
 }
 
-int split_ways(long long tiles, long long resident, long long slices) {
+int split_ways(long long tiles, long long resident, long long slices, int most) {
   const long long rest = tiles % resident;
-  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, 1LL * kMaxSplit, slices}));
+  return rest == 0 ? 1 : static_cast<int>(std::min({resident / rest, 1LL * most, slices}));
 }
 
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
@@ -97,7 +97,8 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   }
   const TilingCost& t = tiling_of(model, candidate);
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
-  const Work w = slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident);
+  const Work w =
+      slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident, model.max_split);
   // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
   // by tau_divided), partial tiles read back, the division's fixed extra, all at the fitted
   // clock's speed; then the launch.

@@ -25,14 +25,11 @@ struct ModelGpu {
 // 4,814 GB/s (results/21_gpu_stream_k/model.md).
 ModelGpu current_gpu(int pairs);
 
-// Split-K cuts a tile into at most this many ranges: each more adds a partial tile to write
-// and read for a shorter product.
-inline constexpr int kMaxSplit = 4;
-
 // Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
-// `resident` clusters: 1 where the waves are whole or the last one too full to split. Stage
-// 21's divide() cuts the tiles so, and the model counts them so.
-int split_ways(long long tiles, long long resident, long long slices);
+// `resident` clusters: as many as fill the wave, at most `most` (each range more adds a partial
+// tile to write and read back for a shorter product), 1 where the waves are whole or the last
+// one too full to split. divide() cuts the tiles so, and the model counts them so.
+int split_ways(long long tiles, long long resident, long long slices, int most);
 
 // How a variant divides the tiles among the clusters (21_gpu_stream_k/README.md, A): whole
 // tiles as stage 19 (data-parallel), the last wave's tiles cut along K (split-K), or the last
@@ -60,6 +57,7 @@ struct ModelConstants {
   int tiling_count;
   int slice_k;        // the K one slice covers
   int operand_bytes;  // the bytes an element of A or B takes
+  int max_split;      // the most K-ranges split-K cuts a tile into (split_ways' `most`)
   double rho;         // a 128 x 256 partial tile read back
   double sigma_split;   // a split-K launch's extra
   double sigma_stream;  // a Stream-K launch's extra

@@ -24,7 +24,7 @@ int current_device() {
 
 }  // namespace
 
-Division divide(long long tiles, int slices, int resident, Scheme scheme) {
+Division divide(long long tiles, int slices, int resident, Scheme scheme, int max_split) {
   Division d{};
   d.tiles = static_cast<int>(tiles);
   d.slices = slices;
@@ -34,7 +34,7 @@ Division divide(long long tiles, int slices, int resident, Scheme scheme) {
   d.stream_begin = static_cast<long long>(d.tiles) * d.slices;
   const int rest = d.tiles % resident;
   if (scheme == Scheme::split_k) {
-    const int split = split_ways(d.tiles, resident, d.slices);
+    const int split = split_ways(d.tiles, resident, d.slices, max_split);
     if (split > 1) {
       d.clusters = resident;
       d.whole_tiles = d.tiles - rest;

@@ -27,10 +27,10 @@ struct Division {
   int stream_extra;
 };
 
-// The division of `tiles` tiles of `slices` slices by `scheme` among `resident` clusters, as the
-// model counts it (tile_model.hpp); where split-K or Stream-K would divide nothing, the tiles
-// go whole, in even rounds, as data-parallel's.
-Division divide(long long tiles, int slices, int resident, Scheme scheme);
+// The division of `tiles` tiles of `slices` slices by `scheme` among `resident` clusters, split-K
+// into at most `max_split` ranges a tile, as the model counts it (tile_model.hpp); where split-K
+// or Stream-K would divide nothing, the tiles go whole, in even rounds, as data-parallel's.
+Division divide(long long tiles, int slices, int resident, Scheme scheme, int max_split);
 
 // A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
 // value a workspace's flags start with.

@@ -43,7 +43,7 @@ class FitTest(unittest.TestCase):
         samples = [(m, n, k, t, s, truth.predict(t, s, m, n, k)) for t, s in model.CANDIDATES
                    for m, n, k in shapes]
         def divides(t, s, m, n, k):
-            most = stream_k_model.max_split()
+            most = model.MAX_SPLIT
             return stream_k_model.work(H200, t, s, m, n, k, most, model.SLICE_K)[1]
 
         for scheme in ("split", "stream"):

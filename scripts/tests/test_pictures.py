@@ -102,8 +102,8 @@ class PicturesTest(ScriptTest):
         cases = (
             (pictures.WARPGROUP, r"constexpr int kSliceK = ", "constexpr int kSliceDepth = ",
              "common/hopper/warpgroup.cuh: no kSliceK"),
-            (pictures.STAGE_21_MODEL, r"constexpr int kMaxSplit = ", "constexpr int kMostWays = ",
-             "common/hopper/tile_model.hpp: no kMaxSplit"),
+            (pictures.STAGE_21_MODEL, r",  // max_split", ",  // most_ways",
+             "21_gpu_stream_k/model_constants.hpp: no max_split"),
             # Found, but not the shape whose fragments the picture draws.
             (pictures.MMA_TILE, r"m16n8k16\.row\.col", "m16n8k8.row.col",
              "mma.sync is m16n8k8"),
