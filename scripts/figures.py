@@ -566,7 +566,7 @@ def sections():
     out[(TABLES_PAGE, "part 4")] = part4_table(record, articles, gpu)
     out[(SHAPES_NOTES, "shapes")] = shapes.table(
         shapes.from_csv(os.path.join(ROOT, SHAPES_RECORD)))
-    out[(os.path.join(SHAPES_STAGE, "README.md"), "active sms")] = active_sms.table(
+    out[(SHAPES_NOTES, "active sms")] = active_sms.table(
         active_sms.read(os.path.join(ROOT, ACTIVE_SMS)))
     out[(os.path.join(TF32_STAGE, "README.md"), "tf32")] = tf32_table()
     for stage in ABLATION_STAGES:
