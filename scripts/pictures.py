@@ -1316,7 +1316,8 @@ def parts_of(scheme, tiles, slices, resident, max_split):
 
 def split_k_stream_k():
     max_split = number(STAGE_21_MODEL, r"(\d+),  // max_split", "max_split")
-    find(STAGE_21_SPLIT, r"return rest == 0 \? 1 : [^;]*std::min\(\{resident / rest, [^,]*most[^,]*, slices\}\)",
+    find(STAGE_21_SPLIT,
+         r"return rest == 0 \? 1 : [^;]*std::min\(\{resident / rest, [^,]*most[^,]*, slices\}\)",
          "split_ways: min(resident / rest, most, slices)")
     find(STAGE_21, r"const int whole = std::max\(0, d\.tiles / resident - 1\) \* resident;",
          "divide's Stream-K pool: the last whole wave and the partial one")

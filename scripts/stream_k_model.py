@@ -15,7 +15,7 @@ constants fitted on some shape lists and checked on another that it never saw.
 Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
 19's default and cuBLAS BF16 on each shape. For a variant with tiles of BM x BN in clusters of c
 (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 64) slices, the model counts what
-the slowest cluster does, as 21_gpu_stream_k/kernel.cu's divide() hands out the work:
+the slowest cluster does, as divide() (common/hopper/tile_parts.cpp) hands out the work:
 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
@@ -41,7 +41,8 @@ whose rows are not whole 16 bytes are left out: the variants run on a copy of th
 model does not price, and stage 19's default on stage 15's kernel.
 
 The fit is made once, on the runs kept in results/21_gpu_stream_k/model_fit/ (the three lists as
-they ran before the model chose), so that rerunning a list does not move the constants. The
+they ran with split-K up to MAX_SPLIT ways, before the refit), so that rerunning a list does not
+move the constants. The
 stage reads them from 21_gpu_stream_k/model_constants.hpp, which --write writes; a C++ test
 checks that the stage's model makes, on every listed shape, the pick and the prediction that
 model_picks.csv holds.
@@ -319,9 +320,9 @@ def header_text(model):
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
                      max_split, fixed, beta, tau_divided):
-    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice depth,
-    element size and split-K's most ranges, rho, the two sigmas and lambda (`fixed`), beta and tau_divided, as
-    common/hopper/tile_model.hpp's ModelConstants."""
+    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice
+    depth, element size and split-K's most ranges, rho, the two sigmas and lambda (`fixed`),
+    beta and tau_divided, as common/hopper/tile_model.hpp's ModelConstants."""
     rho, split, stream, launch = fixed
     lines = [
         f"// Written by scripts/{script} from the runs in {fit_runs};",

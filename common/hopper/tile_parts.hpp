@@ -1,7 +1,7 @@
 // Tiles cut into parts along K, host side: how a launch divides its tiles among its clusters
 // (whole tiles, split-K or Stream-K; 21_gpu_stream_k/README.md, A) and the workspace where the
 // parts of a tile meet. The kernels' side is tile_parts.cuh. BF16 (stage 21) and FP8 (stage 22)
-// run the same division.
+// run the same division, each with its own cap on split-K's ranges (its model's max_split).
 #pragma once
 
 #include <cstddef>

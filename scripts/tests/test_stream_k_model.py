@@ -27,7 +27,9 @@ class WorkTest(unittest.TestCase):
         self.assertEqual(model.work(H200, "128x256_c2", "split", 512, 4096, 14336, 4),
                          ((112, 1, 1), True))
         self.assertEqual(model.split_ways(32, 66, 224, 4), 2)
-        self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most kMaxSplit
+        self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most `most`
+        # One tile of 65 slices: as many ways as the cap allows, 16 at stage 21's cap.
+        self.assertEqual(model.split_ways(2, 66, 65, model.MAX_SPLIT), 16)
 
     def test_stream_k_shares_the_slices_evenly(self):
         # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: runs of 7 or 8.
