@@ -55,6 +55,11 @@ HARNESS_ROW = re.compile(
     rf"(?P<median>\d+\.\d+) +(?P<min>\d+\.\d+) +(?:{NUMBER}) ?(?:[TGM]FLOP/s|[GT]B/s)")
 # The programs' CSV (--csv): these columns' unit, the rate's named by its row's `unit`.
 CSV_UNITS = {"median_ms": "ms", "min_ms": "ms", "pct_of_ceiling": "%"}
+# A matrix product's shape as pages write it, M x N x K ("512 x 4096 x 14336",
+# "1000x4096x4096") or a cube ("4096^3"); the programs' CSV names it in `problem`
+# ("A 512x14336 * B 14336x4096").
+SHAPE = re.compile(r"(?<![\w.])(\d+) ?x ?(\d+) ?x ?(\d+)(?![\w.])")
+CUBE = re.compile(r"(?<![\w.^])(\d+)\^3")
 # ctest's summary: "100% tests passed out of 406", "2 tests failed out of 406".
 CTEST_TOTAL = re.compile(r"tests (?:passed|failed) out of (?P<value>\d+)")
 
@@ -200,6 +205,12 @@ def record_of(full):
     for match in HARNESS_ROW.finditer(text):
         found += [(match["median"], "ms"), (match["min"], "ms")]
     found += [(match["value"], "tests") for match in CTEST_TOTAL.finditer(text)]
+    return record(found, exact)
+
+
+def record(found, exact):
+    """{kind: (intervals sorted, the widest's width)} of numbers as written with their units
+    (`found`) and of exact intervals (`exact`, run_ratios')."""
     spans = {}
     for kind, low, high in [interval(written, unit) for written, unit in found] + exact:
         spans.setdefault(kind, []).append((low, high))
@@ -221,6 +232,24 @@ def holds(record, written, unit):
         if end >= low - margin:
             return True
     return False
+
+
+def shapes_named(line):
+    """The distinct (M, N, K) a line of prose names."""
+    found = {tuple(int(n) for n in match) for match in SHAPE.findall(line)}
+    return found | {(int(n),) * 3 for n in CUBE.findall(line)}
+
+
+def shape_record(full, shape):
+    """record_of the programs' CSV rows of one problem, M x N x K; None where it has none."""
+    m, n, k = shape
+    with open(full, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    rows = [line for line in lines[1:] if f'"A {m}x{k} * B {k}x{n}"' in line
+            or f",A {m}x{k} * B {k}x{n}," in line]
+    if not rows:
+        return None
+    return record(*csv_quantities("\n".join(lines[:1] + rows)))
 
 
 def cited_files(root, page, text):
@@ -252,13 +281,30 @@ def violations(root, page, allowed):
     records = [record_of(os.path.join(root, path)) for path in files]
     searched = ", ".join(files) if files else "none: the page cites no results file"
     out = []
+    lines = prose(text).splitlines()
     for line, written, numbers, unit in figures_in(prose(text)):
         if (page, written) in allowed:
             continue
         # A range's two ends come from one file, as a single figure does.
-        if not any(all(holds(record, n, unit) for n in numbers) for record in records):
+        held = [path for path, record in zip(files, records)
+                if all(holds(record, n, unit) for n in numbers)]
+        if not held:
             out.append(f"{page}:{line}: {written!r} is in no results file the page cites "
                        f"(searched: {searched})")
+            continue
+        # A line that names one shape quotes that shape's row: a long CSV holds the figure in
+        # some other shape's row too, which is how a figure left behind by a rerun passes.
+        named = shapes_named(lines[line - 1])
+        if len(named) != 1 or any(not path.endswith(".csv") for path in held):
+            continue
+        shape = next(iter(named))
+        rows = [(path, shape_record(os.path.join(root, path), shape))
+                for path in files if path.endswith(".csv")]
+        rows = [(path, record) for path, record in rows if record is not None]
+        if rows and not any(all(holds(record, n, unit) for n in numbers) for _, record in rows):
+            out.append(f"{page}:{line}: {written!r} is in no row of {' x '.join(map(str, shape))} "
+                       f"(M x N x K) in the CSVs the page cites "
+                       f"({', '.join(path for path, _ in rows)})")
     return out
 
 
@@ -297,6 +343,12 @@ class ProseFiguresTest(unittest.TestCase):
         self.assertEqual(written, ["74.2%", "74.1%", "33.0 TFLOP/s", "2.5 ms", "1.65x",
                                    "28,000 GFLOP/s", "61.5%", "33,000 GFLOP/s"])
         self.assertEqual(violations(FIXTURE_ROOT, "stage/MATCHING.md", {}), [])
+
+    def test_a_figure_from_another_shapes_row_fails(self):
+        # 74.19 is the 64^3 row's; the line that names 128 x 64 x 32 must quote that row.
+        self.assertEqual(violations(FIXTURE_ROOT, "stage/WRONG_SHAPE.md", {}), [
+            "stage/WRONG_SHAPE.md:6: '74.2%' is in no row of 128 x 64 x 32 (M x N x K) in the "
+            "CSVs the page cites (results/shapes.csv)"])
 
     def test_a_figure_only_in_a_file_the_page_does_not_cite_fails(self):
         self.assertEqual(violations(FIXTURE_ROOT, "stage/UNCITED.md", {}), [
