@@ -26,7 +26,7 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               page adds from another file, which cites that file. The stream-K stage's box
               (SHAPES_STAGE) reports its run of the shape list (SHAPES_RECORD, scripts/shapes.py
               --csv); its notes' (SHAPES_NOTES) 'shapes' section is what `shapes.py --from-csv`
-              prints of it, and its page's 'active sms' what scripts/active_sms.py prints of
+              prints of it, and their 'active sms' what scripts/active_sms.py prints of
               ACTIVE_SMS;
   20_gpu_tf32/README.md  'tf32': the TF32 stage against cuBLAS TF32 on each problem of
               TF32_RECORD; that page and TABLES_PAGE 'tf32 summary': the same at the three

@@ -41,8 +41,8 @@ whose rows are not whole 16 bytes are left out: the variants run on a copy of th
 model does not price, and stage 19's default on stage 15's kernel.
 
 The fit is made once, on the runs kept in results/21_gpu_stream_k/model_fit/ (the three lists as
-they ran with split-K up to MAX_SPLIT ways, before the refit), so that rerunning a list does not
-move the constants. The
+they ran with split-K up to MAX_SPLIT ways, the previous constants picking by_shape's variant),
+so that rerunning a list does not move the constants. The
 stage reads them from 21_gpu_stream_k/model_constants.hpp, which --write writes; a C++ test
 checks that the stage's model makes, on every listed shape, the pick and the prediction that
 model_picks.csv holds.

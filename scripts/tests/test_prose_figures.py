@@ -8,7 +8,9 @@ A figure is a number with a unit: a rate (TFLOP/s, GFLOP/s), a bandwidth (TB/s, 
 "406 of 406"), or a table cell in a column whose header names the unit. A file's number
 counts only where the file gives it the same kind of unit:
 beside it, in a column that names it, or in the programs' own table layout; a long file holds
-some unitless number near almost any figure, and would let a drifted one pass."""
+some unitless number near almost any figure, and would let a drifted one pass. For the same
+reason a sentence that names one matrix product's shape is read against that shape's rows,
+where a cited CSV of the programs has some."""
 import bisect
 import csv
 import os
@@ -19,9 +21,11 @@ from support import FIXTURES, REPO, STAGES
 from test_pages import reading_order
 
 import figures
+import ladder
 
 RESULTS = "results"
-# A page with a drifted figure, one whose figures all match, one that cites no file.
+# A page with a drifted figure, one whose figures all match, one that cites no file, one that
+# quotes another shape's row.
 FIXTURE_ROOT = os.path.join(FIXTURES, "prose_figures")
 # The files a page can cite are the record's text files; its charts hold no numbers to read.
 RECORD_SUFFIXES = (".csv", ".md", ".txt")
@@ -60,6 +64,8 @@ CSV_UNITS = {"median_ms": "ms", "min_ms": "ms", "pct_of_ceiling": "%"}
 # ("A 512x14336 * B 14336x4096").
 SHAPE = re.compile(r"(?<![\w.])(\d+) ?x ?(\d+) ?x ?(\d+)(?![\w.])")
 CUBE = re.compile(r"(?<![\w.^])(\d+)\^3")
+# Where a sentence ends: a full stop, semicolon or colon, then a space or the end.
+SENTENCE_END = re.compile(r"[.;:!?](?=\s|$)")
 # ctest's summary: "100% tests passed out of 406", "2 tests failed out of 406".
 CTEST_TOTAL = re.compile(r"tests (?:passed|failed) out of (?P<value>\d+)")
 
@@ -161,7 +167,11 @@ def interval(written, unit):
 def csv_quantities(text):
     """(number, unit) of the programs' CSV columns that hold one, and the exact intervals of
     each run's ratios (run_ratios)."""
-    rows = list(csv.DictReader(text.splitlines()))
+    return csv_quantities_of(list(csv.DictReader(text.splitlines())))
+
+
+def csv_quantities_of(rows):
+    """csv_quantities of rows already read."""
     if not rows or "unit" not in rows[0]:
         return [], []
     found = []
@@ -234,22 +244,41 @@ def holds(record, written, unit):
     return False
 
 
-def shapes_named(line):
-    """The distinct (M, N, K) a line of prose names."""
-    found = {tuple(int(n) for n in match) for match in SHAPE.findall(line)}
-    return found | {(int(n),) * 3 for n in CUBE.findall(line)}
+def sentence_of(lines, number, written):
+    """The sentence of the prose `lines` that holds the figure `written` on line `number`: its
+    paragraph's lines joined, cut at the sentence ends around the figure. A table row is its
+    own sentence."""
+    if lines[number - 1].lstrip().startswith("|"):
+        return lines[number - 1]
+    first = last = number - 1
+    while first > 0 and lines[first - 1].strip() and not lines[first - 1].lstrip().startswith("|"):
+        first -= 1
+    while last + 1 < len(lines) and lines[last + 1].strip():
+        last += 1
+    before = " ".join(lines[first:number - 1] + [""])
+    at = len(before) + max(lines[number - 1].find(written), 0)
+    text = " ".join(lines[first:last + 1])
+    ends = [m.end() for m in SENTENCE_END.finditer(text)]
+    start = max([end for end in ends if end <= at], default=0)
+    stop = min([end for end in ends if end > at], default=len(text))
+    return text[start:stop]
+
+
+def shapes_named(text):
+    """The distinct (M, N, K) a piece of prose names."""
+    found = {tuple(int(n) for n in match) for match in SHAPE.findall(text)}
+    return found | {(int(n),) * 3 for n in CUBE.findall(text)}
 
 
 def shape_record(full, shape):
     """record_of the programs' CSV rows of one problem, M x N x K; None where it has none."""
     m, n, k = shape
     with open(full, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    rows = [line for line in lines[1:] if f'"A {m}x{k} * B {k}x{n}"' in line
-            or f",A {m}x{k} * B {k}x{n}," in line]
+        rows = list(csv.DictReader(f))
+    rows = [row for row in rows if ladder.dimensions(row.get("problem", "")) == (m, k, k, n)]
     if not rows:
         return None
-    return record(*csv_quantities("\n".join(lines[:1] + rows)))
+    return record(*csv_quantities_of(rows))
 
 
 def cited_files(root, page, text):
@@ -292,19 +321,23 @@ def violations(root, page, allowed):
             out.append(f"{page}:{line}: {written!r} is in no results file the page cites "
                        f"(searched: {searched})")
             continue
-        # A line that names one shape quotes that shape's row: a long CSV holds the figure in
-        # some other shape's row too, which is how a figure left behind by a rerun passes.
-        named = shapes_named(lines[line - 1])
-        if len(named) != 1 or any(not path.endswith(".csv") for path in held):
+        # A sentence that names one shape quotes that shape's row: a long CSV holds the figure
+        # in some other shape's row too, which is how a figure left behind by a rerun passes.
+        # Where a cited CSV has rows of the shape, a CSV holds the figure only in those rows;
+        # any other record (a page of notes) still may.
+        named = shapes_named(sentence_of(lines, line, numbers[-1]))
+        if len(named) != 1:
             continue
         shape = next(iter(named))
-        rows = [(path, shape_record(os.path.join(root, path), shape))
-                for path in files if path.endswith(".csv")]
-        rows = [(path, record) for path, record in rows if record is not None]
-        if rows and not any(all(holds(record, n, unit) for n in numbers) for _, record in rows):
+        rows = {path: shape_record(os.path.join(root, path), shape)
+                for path in files if path.endswith(".csv")}
+        with_shape = sorted(path for path, record in rows.items() if record is not None)
+        if with_shape and not any(
+                not path.endswith(".csv")
+                or (rows[path] is not None
+                    and all(holds(rows[path], n, unit) for n in numbers)) for path in held):
             out.append(f"{page}:{line}: {written!r} is in no row of {' x '.join(map(str, shape))} "
-                       f"(M x N x K) in the CSVs the page cites "
-                       f"({', '.join(path for path, _ in rows)})")
+                       f"(M x N x K) in the CSVs the page cites ({', '.join(with_shape)})")
     return out
 
 
@@ -345,9 +378,12 @@ class ProseFiguresTest(unittest.TestCase):
         self.assertEqual(violations(FIXTURE_ROOT, "stage/MATCHING.md", {}), [])
 
     def test_a_figure_from_another_shapes_row_fails(self):
-        # 74.19 is the 64^3 row's; the line that names 128 x 64 x 32 must quote that row.
+        # 74.19 is the 64^3 row's, 52.31 the 128 x 64 x 32 row's: a sentence that names one
+        # shape must quote that shape's row, whether it names it as M x N x K or as a cube.
         self.assertEqual(violations(FIXTURE_ROOT, "stage/WRONG_SHAPE.md", {}), [
             "stage/WRONG_SHAPE.md:6: '74.2%' is in no row of 128 x 64 x 32 (M x N x K) in the "
+            "CSVs the page cites (results/shapes.csv)",
+            "stage/WRONG_SHAPE.md:8: '52.3%' is in no row of 64 x 64 x 64 (M x N x K) in the "
             "CSVs the page cites (results/shapes.csv)"])
 
     def test_a_figure_only_in_a_file_the_page_does_not_cite_fails(self):

@@ -28,7 +28,7 @@ class WorkTest(unittest.TestCase):
                          ((112, 1, 1), True))
         self.assertEqual(model.split_ways(32, 66, 224, 4), 2)
         self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most `most`
-        # One tile of 65 slices: as many ways as the cap allows, 16 at stage 21's cap.
+        # Two tiles of 65 slices on 66 pairs: 33 ways would fill the wave; stage 21's cap is 16.
         self.assertEqual(model.split_ways(2, 66, 65, model.MAX_SPLIT), 16)
 
     def test_stream_k_shares_the_slices_evenly(self):
