@@ -1394,8 +1394,7 @@ def model_check():
     gpu = model.record_gpu(os.path.join(ROOT, "results", "ladder_4096.csv"))
     fit_runs = [model.read_run(os.path.join(results, "model_fit", name))
                 for name in model.FIT_LISTS]
-    fitted, _ = model.fitted(gpu, fit_runs, number(STAGE_21_MODEL, r"(\d+),  // max_split",
-                                                   "max_split"))
+    fitted, _ = model.fitted(gpu, fit_runs, model.MAX_SPLIT)
     fitted.params = [round(p, 6) for p in fitted.params]
     lists = [(name, model.read_run(os.path.join(results, name))) for name in model.SHAPE_LISTS]
     svg = Svg(720, 0, "Stage 21's model: each variant's predicted time against its measured "

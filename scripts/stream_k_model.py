@@ -54,6 +54,8 @@ import os
 import re
 import sys
 
+import ladder
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 RESULTS = os.path.join(REPO, "results", "21_gpu_stream_k")
@@ -278,8 +280,8 @@ def geomean(values):
 
 
 def cut(percent):
-    """A %, cut to one decimal as shapes.py prints it, never rounded up: "99.6%"."""
-    return f"{math.floor(10 * percent) / 10:.1f}%"
+    """A %, cut to one decimal as the tables print it (ladder.cut): "99.6%"."""
+    return f"{ladder.cut(percent, 1)}%"
 
 
 def check(model, run, label):
