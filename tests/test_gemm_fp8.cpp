@@ -371,10 +371,7 @@ TEST_CASE("22 FP8: a workspace left dirty by an earlier launch gives the right r
       {"128x256_c2_split", "128x256_c2_stream", "128x192_c1_split", "128x192_c1_stream",
        "128x128_c1_split", "128x128_c1_stream"},
       [&](const std::function<void()>& launch) {
-        launch();  // a launch that finishes, then its leftovers made dirty
-        const int left = test::dirty_workspace(workspace);
-        launch();
-        REQUIRE(test::largest_flag(workspace) > left);  // its parts numbered by this launch
+        REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });
 }
 

@@ -568,10 +568,7 @@ TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the ri
       {stream_k_configs().front(), "128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream",
        "128x64_c1_split"},
       [&](const std::function<void()>& launch) {
-        launch();  // a launch that finishes, then its leftovers made dirty
-        const int left = test::dirty_workspace(workspace);
-        launch();
-        REQUIRE(test::largest_flag(workspace) > left);  // its parts numbered by this launch
+        REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });
 }
 

@@ -38,6 +38,17 @@ inline int dirty_workspace(const StreamKWorkspace& workspace) {
   return left;
 }
 
+// Whether `launch`, run to the end, then run again over the workspace its leftovers were made
+// dirty in (dirty_workspace), numbers the second run's parts past the dirty flags. The second
+// run's C is the caller's to check.
+inline bool relaunch_numbers_past_dirty_flags(const StreamKWorkspace& workspace,
+                                              const std::function<void()>& launch) {
+  launch();
+  const int left = dirty_workspace(workspace);
+  launch();
+  return largest_flag(workspace) > left;
+}
+
 // Whether `launch` finishes while a kernel holds every SM but one (BusySms), so that its blocks
 // run one at a time, in order. It runs once before: a kernel's first launch loads its code
 // (CUDA's lazy loading), which waits for an idle GPU, beside the spinning kernel for ever.
