@@ -6,12 +6,11 @@
 
 #include "21_gpu_stream_k/model_constants.hpp"
 #include "common/config_table.hpp"
+#include "common/hopper/bf16_operands.cuh"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
 #include "common/hopper/persistent.cuh"
-#include "common/hopper/persistent_kernel.cuh"
-#include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/tile_model.hpp"
 #include "common/hopper/tile_parts.cuh"
 #include "common/hopper/tma.cuh"
@@ -31,8 +30,9 @@ using namespace persistent;
 // Stage 19's kernel walking parts of tiles: a part that does not finish its tile saves its sums
 // and sets its flag; the finishing part adds the others' sums in the fixed order, then stores
 // (meet_parts, common/hopper/tile_parts.cuh). It waits only for lower-numbered clusters, so
-// every wait ends (README.md, B).
-template <class Cfg, bool TmaStore>
+// every wait ends (README.md, B). Where the launch divides nothing, Divided is false: every part
+// is a whole tile (WholeTileWalk, which holds fewer registers), and the kernel is stage 19's.
+template <class Cfg, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
                   const __grid_constant__ CUtensorMap b_map,
@@ -49,12 +49,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   const TileOrder<Cfg> order(c);
   const int cluster = blockIdx.x / kClusterM;
+  auto walk_parts = [&] {
+    if constexpr (Divided) {
+      return PartWalk(division, cluster);
+    } else {
+      return WholeTileWalk(order.count(), division.slices, cluster, division.clusters);
+    }
+  };
 
   if (threadIdx.x / 128 == 0) {
     // Producer: stage 19's, over the slices of each part.
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      load_parts<Bf16Operands>(layout, &a_map, &b_map, order, PartWalk(division, cluster), rank);
+      load_parts<Bf16Operands>(layout, &a_map, &b_map, order, walk_parts(), rank);
     }
   } else {
     // Consumers: stage 19's product over each part's slices, then the part's end.
@@ -65,7 +72,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     auto release = [&](int it) { release_slot(layout, it, thread); };
     float acc[kN / 2];
     int it = 0;
-    PartWalk walk(division, cluster);
+    auto walk = walk_parts();
     Part part{};
     while (walk.next(part)) {
       const auto [row0, col0] = order.origin(part.tile, rank);
@@ -82,8 +89,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       wgmma_wait<0>();
       release(it - 1);
 
-      if (!meet_parts<Cfg, kN>(work, division, part, cluster, rank, consumer, acc, thread)) {
-        continue;
+      if constexpr (Divided) {
+        if (!meet_parts<Cfg, kN>(work, division, part, cluster, rank, consumer, acc, thread)) {
+          continue;
+        }
       }
       // Store, as stage 19's.
       const int strip_row = row0 + consumer * 64;
@@ -106,22 +115,33 @@ static_assert(kSliceK == stream_k_model::kModel.slice_k,
 
 template <class Cfg, Scheme kScheme>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  const bool tma_store = allows_tma_store(c);
-  auto kernel = tma_store ? gemm_stream_k<Cfg, true> : gemm_stream_k<Cfg, false>;
   const Division division =
       divide(cluster_tiles<Cfg>(c), (a.width + kSliceK - 1) / kSliceK,
-             resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true>), kScheme,
+             resident_clusters_of<Cfg>(gemm_stream_k<Cfg, true, false>), kScheme,
              stream_k_model::kModel.max_split);
   const CUtensorMap a_map = make_tensor_map_2d(a, kSliceK, Cfg::kBlockM);
   const CUtensorMap b_map = Bf16Operands::b_map(b);
+  const bool tma_store = allows_tma_store(c);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,
-                          partial_tiles_for_launch<Cfg>(workspace));
+  if (kScheme == Scheme::data_parallel || division.whole_tiles == division.tiles) {
+    const auto kernel =
+        tma_store ? gemm_stream_k<Cfg, true, false> : gemm_stream_k<Cfg, false, false>;
+    launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,
+                            PartialTiles{nullptr, nullptr, 0});  // whole tiles meet no others
+    return;
+  }
+  if constexpr (kScheme != Scheme::data_parallel) {
+    const auto kernel =
+        tma_store ? gemm_stream_k<Cfg, true, true> : gemm_stream_k<Cfg, false, true>;
+    launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,
+                            partial_tiles_for_launch<Cfg>(workspace));
+  }
 }
 
-// The tilings: stage 19's Wide (128 x 256 in clusters of two), and narrower tiles that fill
-// more SMs, with deeper rings (the shared memory their narrower slots leave).
+// The tilings: stage 19's four (persistent.cuh: 128 x 256 and 128 x 192 tiles, in clusters of
+// two or alone), and narrower tiles that fill more SMs, with deeper rings (the shared memory
+// their narrower slots leave).
 using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
 using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
 
@@ -146,6 +166,9 @@ constexpr Variant kVariants[] = {
     variant<Wide, Scheme::data_parallel>("128x256_c2_dp"),
     variant<Wide, Scheme::split_k>("128x256_c2_split"),
     variant<Wide, Scheme::stream_k>("128x256_c2_stream"),
+    variant<WideAlone, Scheme::data_parallel>("128x256_c1_dp"),
+    variant<Narrow, Scheme::data_parallel>("128x192_c2_dp"),
+    variant<NarrowAlone, Scheme::data_parallel>("128x192_c1_dp"),
     variant<Half, Scheme::data_parallel>("128x128_c1_dp"),
     variant<Half, Scheme::split_k>("128x128_c1_split"),
     variant<Half, Scheme::stream_k>("128x128_c1_stream"),
@@ -153,25 +176,15 @@ constexpr Variant kVariants[] = {
     variant<Quarter, Scheme::split_k>("128x64_c1_split"),
 };
 static_assert(kVariants[0].launch == launch_by_shape,
-              "by_shape comes first: its choice i > 0 runs kVariants[i]");
+              "by_shape comes first: its choice i runs kVariants[i + 1]");
 
-// by_shape: the model's choice on this GPU among stage 19's default (launch_best), priced as
-// the whole tiles it would run on c, and the variants after by_shape: candidate i is
-// kVariants[i] but for the first, which stands in by_shape's place. On a tie the first runs.
+// by_shape: the variant after by_shape whose time the model predicts shortest on this GPU; on a
+// tie the first.
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
-  static const std::vector<Candidate> variants = stream_k_candidates();
-  const PersistentTiling whole = best_tiling<Bf16Operands>(c);
-  std::vector<Candidate> candidates = {{whole.narrow ? Narrow::kBlockN : Wide::kBlockN,
-                                        whole.clusters ? Wide::kClusterM : 1,
-                                        Scheme::data_parallel}};
-  candidates.insert(candidates.end(), variants.begin(), variants.end());
-  const ModelGpu gpu = current_gpu(resident_clusters_of<Wide>(gemm_stream_k<Wide, true>));
+  static const std::vector<Candidate> candidates = stream_k_candidates();
+  const ModelGpu gpu = current_gpu(resident_clusters_of<Wide>(gemm_stream_k<Wide, true, false>));
   const int choice = fastest(stream_k_model::kModel, c.height, c.width, a.width, gpu, candidates);
-  if (choice == 0) {
-    launch_best<Bf16Operands>(a, b, c);
-  } else {
-    kVariants[choice].launch(a, b, c, workspace);
-  }
+  kVariants[choice + 1].launch(a, b, c, workspace);
 }
 
 }  // namespace

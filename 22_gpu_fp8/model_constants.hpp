@@ -26,6 +26,7 @@ inline constexpr ModelConstants kModel = {
     4.295391,  // sigma_split: a split-K launch's extra
     2.824583,  // sigma_stream: a Stream-K launch's extra
     0.062951,  // tau_divided: a divided kernel's extra a slice
+    0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
     5.127997,  // lambda: the launch
     50000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit

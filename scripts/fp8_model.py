@@ -139,7 +139,7 @@ def header_text(model):
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model", tilings,
                                        SLICE_K, 1, MAX_SPLIT, tuple(model.params[-4:]), model.beta,
-                                       model.tau_divided())
+                                       model.tau_divided(), model.gamma())
 
 
 def picks_text(model):

@@ -11,11 +11,13 @@ constants fitted on some shape lists and checked on another that it never saw.
                                                     and the page's worked shapes (model_worked.md)
   python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
   python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
+  python3 scripts/stream_k_model.py --without-gamma the ablation: the model fitted without gamma
 
 Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
-19's default and cuBLAS BF16 on each shape. For a variant with tiles of BM x BN in clusters of c
-(R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 64) slices, the model counts what
-the slowest cluster does, as divide() (common/hopper/tile_parts.cpp) hands out the work:
+19's default (the baseline, which the model does not price) and cuBLAS BF16 on each shape. For
+a variant with tiles of BM x BN in clusters of c (R = SMs / c clusters at once), T cluster tiles
+and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as divide()
+(common/hopper/tile_parts.cpp) hands out the work:
 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
@@ -25,10 +27,13 @@ the slowest cluster does, as divide() (common/hopper/tile_parts.cpp) hands out t
                  runs are S // R slices or one more, so a tile's finishing part (a slice at
                  least) adds at most ceil((L - 1) / (S // R)) partial tiles, the parts before it
 
-  time = max(tau_t x slices + phi_t x tiles + rho x partial tiles + sigma_scheme + lambda,
+  time = max((tau_t + gamma x KB_t x active SMs / SMs) x slices + phi_t x tiles
+                 + rho x partial tiles + sigma_scheme + lambda,
              bytes / min(B, active SMs x beta) + lambda)
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost: the first loads, the store) per tiling;
+gamma a slice's extra per KB it reads from L2 (KB_t = (BM + BN / c) x 128 bytes: a cluster's
+blocks share B's) when every SM reads, in proportion to the SMs at work;
 rho per 128 x 256 partial tile read back; sigma a split or Stream-K launch's fixed extra; lambda
 the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves; B is cudaMemcpy's rate in
 the ladder's record on the same GPU; beta one SM's share, fitted. The fit is linear least
@@ -36,9 +41,8 @@ squares on the relative error, over the rows that the bandwidth term does not bo
 
 The check picks, on each shape, the variant the model predicts fastest, and prints its % of
 cuBLAS beside by_shape's (the stage's default, which runs the same model in C++, measured in its
-own row) and the oracle's (the fastest of the variants and stage 19's default, measured). Shapes
-whose rows are not whole 16 bytes are left out: the variants run on a copy of them, which the
-model does not price, and stage 19's default on stage 15's kernel.
+own row) and the oracle's (the fastest of the variants, measured). Shapes whose rows are not
+whole 16 bytes are left out: the variants run on a copy of them, which the model does not price.
 
 The fit is made once, on the runs kept in results/21_gpu_stream_k/model_fit/ (the three lists as
 they ran with split-K up to MAX_SPLIT ways, the previous constants picking by_shape's variant),
@@ -76,12 +80,10 @@ RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
 CHECK_LISTS = SHAPE_LISTS
 CUBLAS = "cuBLAS BF16 (FP32 accumulate)"
-BASELINE = "19 clusters"
 DEFAULT = "by_shape"
 SLICE_K = 64
 
-# The tilings: (BM, BN, blocks per cluster). Stage 21's variants use the first, fifth and sixth;
-# stage 19's default any of the first four (persistent_rule.cuh).
+# The tilings of stage 21's variants: (BM, BN, blocks per cluster).
 TILINGS = {"128x256_c2": (128, 256, 2), "128x256_c1": (128, 256, 1), "128x192_c2": (128, 192, 2),
            "128x192_c1": (128, 192, 1), "128x128_c1": (128, 128, 1), "128x64_c1": (128, 64, 1)}
 NAMES = list(TILINGS)
@@ -140,42 +142,59 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     return whole, False
 
 
-def by_size(gpu, m, n):
-    """Stage 19's default tiling (persistent_rule.cuh): alone within one wave, else in pairs;
-    192 wide where waves x width is 10% shorter."""
-    def waves_x_width(tiling):
-        return cdiv(tiles(tiling, m, n), gpu.resident(tiling)) * TILINGS[tiling][1]
-    pair = "c1" if tiles("128x256_c1", m, n) <= gpu.resident("128x256_c1") else "c2"
-    wide, narrow = f"128x256_{pair}", f"128x192_{pair}"
-    return narrow if 10 * waves_x_width(narrow) < 9 * waves_x_width(wide) else wide
+# Stage 21's variants after by_shape, in the stage's order: name -> (tiling, scheme).
+VARIANTS = {
+    "128x256_c2_dp": ("128x256_c2", "dp"),
+    "128x256_c2_split": ("128x256_c2", "split"),
+    "128x256_c2_stream": ("128x256_c2", "stream"),
+    "128x256_c1_dp": ("128x256_c1", "dp"),
+    "128x192_c2_dp": ("128x192_c2", "dp"),
+    "128x192_c1_dp": ("128x192_c1", "dp"),
+    "128x128_c1_dp": ("128x128_c1", "dp"),
+    "128x128_c1_split": ("128x128_c1", "split"),
+    "128x128_c1_stream": ("128x128_c1", "stream"),
+    "128x64_c1_dp": ("128x64_c1", "dp"),
+    "128x64_c1_split": ("128x64_c1", "split"),
+}
 
 
-def candidates(gpu, m, n):
-    """Stage 21's variants and stage 19's default: name -> (tiling, scheme)."""
-    out = {BASELINE: (by_size(gpu, m, n), "dp")}
-    for tiling in ("128x256_c2", "128x128_c1", "128x64_c1"):
-        for scheme in SCHEMES:
-            if not (tiling == "128x64_c1" and scheme == "stream"):
-                out[f"{tiling}_{scheme}"] = (tiling, scheme)
-    return out
+def read_kb(tiling):
+    """The KB a block reads from L2 for one slice: BM rows of A's and BN rows of B's 128 bytes
+    (B's shared by the c blocks of a cluster, each reading BN / c and multicasting them)."""
+    bm, bn, c = TILINGS[tiling]
+    return (bm + bn / c) * 128 / 1024
 
 
 class Model:
-    """tau and phi per tiling, then (with divided_slices) tau_divided, then rho, sigma_split,
-    sigma_stream, lambda; beta per SM. BF16's slices and elements by default; stage 22's model is
-    the same with FP8's (fp8_model.py), whose divided kernels also take tau_divided more a slice
-    than its whole-tile kernels."""
+    """tau and phi per tiling, then (with busy_reads) gamma, then (with divided_slices)
+    tau_divided, then rho, sigma_split, sigma_stream, lambda; beta per SM. BF16's slices and
+    elements by default; stage 22's model is the same with FP8's (fp8_model.py), whose divided
+    kernels also take tau_divided more a slice than its whole-tile kernels. gamma: a slice's
+    extra time per KB it reads from L2 when every SM reads, in proportion to the share of SMs
+    busy (fewer KB with multicast)."""
 
     def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2,
-                 divided_slices=False):
+                 divided_slices=False, busy_reads=False):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
-        self.divided_slices = divided_slices
-        self.size = 2 * len(NAMES) + 4 + divided_slices
+        self.divided_slices, self.busy_reads = divided_slices, busy_reads
+        self.size = 2 * len(NAMES) + busy_reads + divided_slices + 4
 
     def tau_divided(self):
         """A divided kernel's extra time a slice: 0 where the model has no such term."""
         return self.params[-5] if self.divided_slices else 0.0
+
+    def gamma(self):
+        """A slice's extra time per KB read with every SM busy: 0 where the model has none."""
+        return self.params[2 * len(NAMES)] if self.busy_reads else 0.0
+
+    def active_sms(self, tiling, scheme, m, n):
+        """The SMs at work: every cluster's (a pair over one tile row does one block's work),
+        for whole tiles no more than the tiles'."""
+        bm, bn, c = TILINGS[tiling]
+        rows = cdiv(m, bm)
+        active = self.gpu.resident(tiling) * (1 if (c == 2 and rows == 1) else c)
+        return min(rows * cdiv(n, bn), active) if scheme == "dp" else active
 
     def features(self, tiling, scheme, m, n, k):
         x = [0.0] * self.size
@@ -183,6 +202,9 @@ class Model:
                                                        self.most, self.slice_k)
         i = NAMES.index(tiling)
         x[2 * i], x[2 * i + 1] = slices, tile_count
+        if self.busy_reads:
+            busy = self.active_sms(tiling, scheme, m, n) / self.gpu.sms
+            x[2 * len(NAMES)] = slices * read_kb(tiling) * busy
         if divided and self.divided_slices:
             x[-5] = slices
         bm, bn, _ = TILINGS[tiling]
@@ -193,14 +215,8 @@ class Model:
         return x
 
     def memory_time(self, tiling, scheme, m, n, k):
-        bm, bn, c = TILINGS[tiling]
-        rows = cdiv(m, bm)
-        per_cluster = 1 if (c == 2 and rows == 1) else c  # a pair over one tile row: one's work
-        active = self.gpu.resident(tiling) * per_cluster
-        if scheme == "dp":
-            active = min(rows * cdiv(n, bn), active)
         moved = self.operand_bytes * (m * k + k * n) + 4 * m * n
-        return moved / min(self.gpu.bytes_per_us, active * self.beta)
+        return moved / min(self.gpu.bytes_per_us, self.active_sms(tiling, scheme, m, n) * self.beta)
 
     def predict(self, tiling, scheme, m, n, k):
         x = self.features(tiling, scheme, m, n, k)
@@ -248,8 +264,7 @@ def solve(a, b):
 def read_run(path, name=lambda variant: variant.split(",")[0]):
     """{(shape, m, n, k): {name(variant): median us}} of a shapes.py CSV, without the shapes
     that take the fallback (stage 15's kernel, or FP8's on the CUDA cores) or copy their rows
-    first: the model prices no copy, and stage 19's default, its first candidate, falls back
-    there."""
+    first: the model prices neither."""
     shapes, fallback = {}, set()
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
@@ -265,13 +280,14 @@ def read_run(path, name=lambda variant: variant.split(",")[0]):
 def samples_of(gpu, runs):
     return [(m, n, k, tiling, scheme, rows[name])
             for run in runs for (_, m, n, k), rows in run.items()
-            for name, (tiling, scheme) in candidates(gpu, m, n).items() if name in rows]
+            for name, (tiling, scheme) in VARIANTS.items() if name in rows]
 
 
-def fitted(gpu, runs, most):
+def fitted(gpu, runs, most, busy_reads=True):
     """The model with the beta of least error, each beta fitted on the runs."""
     samples = samples_of(gpu, runs)
-    models = [Model(gpu, beta * 1e3, most).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
+    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads).fit(samples)
+              for beta in (30, 40, 50, 60, 80, 120)]
     return min(models, key=lambda model: model.error(samples)), samples
 
 
@@ -288,7 +304,7 @@ def check(model, run, label):
     """One line on the model's picks against by_shape and the oracle, and the worst shapes."""
     picks = []
     for (name, m, n, k), rows in run.items():
-        choices = {v: ts for v, ts in candidates(model.gpu, m, n).items() if v in rows}
+        choices = {v: ts for v, ts in VARIANTS.items() if v in rows}
         pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
         oracle = min(choices, key=lambda v: rows[v])
         cublas = rows[CUBLAS]
@@ -317,14 +333,14 @@ def header_text(model):
     return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
                             "stage 21's model (README.md, D)", "stream_k_model", tilings,
                             SLICE_K, 2, MAX_SPLIT, (rho, split, stream, launch), model.beta,
-                            model.tau_divided())
+                            model.tau_divided(), model.gamma())
 
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     max_split, fixed, beta, tau_divided):
+                     max_split, fixed, beta, tau_divided, gamma):
     """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice
     depth, element size and split-K's most ranges, rho, the two sigmas and lambda (`fixed`),
-    beta and tau_divided, as common/hopper/tile_model.hpp's ModelConstants."""
+    beta, tau_divided and gamma, as common/hopper/tile_model.hpp's ModelConstants."""
     rho, split, stream, launch = fixed
     lines = [
         f"// Written by scripts/{script} from the runs in {fit_runs};",
@@ -356,6 +372,8 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         f"    {stream:.6f},  // sigma_stream: a Stream-K launch's extra",
         f"    {tau_divided:.6f},  // tau_divided: a divided kernel's extra a slice"
         + ("" if tau_divided else " (not in this fit)"),
+        f"    {gamma:.6f},  // gamma: a slice's extra a KB read from L2, every SM busy"
+        + ("" if gamma else " (not in this fit)"),
         f"    {launch:.6f},  // lambda: the launch",
         f"    {beta:.1f},  // beta: one SM's share of DRAM",
         f"    {FIT_CLOCK_MHZ},  // the clock of the fit",
@@ -375,17 +393,15 @@ def list_shapes(name):
 def picks_text(model):
     """model_picks.csv: on the H200's counts, each listed shape's pick and its predicted time, with
     the DRAM rate the prediction took (the record's cudaMemcpy rate, which a rerun moves)."""
-    rows = ["m,n,k,default_tiling,pick,predicted_us,bytes_per_us"]
+    rows = ["m,n,k,pick,predicted_us,bytes_per_us"]
     seen = set()
     for name in SHAPE_LISTS:
         for m, n, k in list_shapes(name):
             if (m, n, k) in seen:
                 continue
             seen.add((m, n, k))
-            choices = candidates(model.gpu, m, n)
-            pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
-            rows.append(f"{m},{n},{k},{choices[BASELINE][0]},{'' if pick == BASELINE else pick},"
-                        f"{model.predict(*choices[pick], m, n, k):.6f},"
+            pick = min(VARIANTS, key=lambda v: model.predict(*VARIANTS[v], m, n, k))
+            rows.append(f"{m},{n},{k},{pick},{model.predict(*VARIANTS[pick], m, n, k):.6f},"
                         f"{model.gpu.bytes_per_us:.3f}")
     return "\n".join(rows) + "\n"
 
@@ -397,7 +413,7 @@ def explain(model, m, n, k):
              "| candidate | tiling | T | S | P | Q | compute (us) | memory (us) | predicted (us) |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     rows = []
-    for name, (tiling, scheme) in candidates(model.gpu, m, n).items():
+    for name, (tiling, scheme) in VARIANTS.items():
         (slices, tile_count, partials), _ = work(model.gpu, tiling, scheme, m, n, k, model.most)
         x = model.features(tiling, scheme, m, n, k)
         compute = math.fsum(a * b for a, b in zip(model.params, x))
@@ -415,9 +431,9 @@ def worked_text(model):
     head = ("<!-- written by scripts/stream_k_model.py --write -->\n"
             "# Stage 21's model on the page's two shapes\n\n"
             "Every candidate's counts for the slowest cluster (T cluster tiles, S slices, P tiles, "
-            "Q partial\ntiles) and predicted microseconds on the H200's counts, fastest first; "
-            "stage 19's default is\n`19 clusters`. `python3 scripts/stream_k_model.py --explain "
-            "M N K` prints the same for any shape.\n\n")
+            "Q partial\ntiles) and predicted microseconds on the H200's counts, fastest first.\n"
+            "`python3 scripts/stream_k_model.py --explain M N K` prints the same for any "
+            "shape.\n\n")
     return head + "\n\n".join(explain(model, *shape) for shape in WORKED_SHAPES) + "\n"
 
 
@@ -449,12 +465,17 @@ def main():
                         help="write model_constants.hpp and model_picks.csv")
     parser.add_argument("--check-written", action="store_true",
                         help="exit 1 if a file --write writes differs")
+    parser.add_argument("--without-gamma", action="store_true",
+                        help="the ablation: fit and check the model without gamma (no --write)")
     parser.add_argument("--explain", nargs=3, type=int, metavar=("M", "N", "K"),
                         help="print every candidate's counts and predicted time for one shape")
     options = parser.parse_args()
     gpu = record_gpu()
     runs = {path: read_run(path) for path in options.fit + options.check}
-    model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT)
+    if options.without_gamma and (options.write or options.check_written):
+        parser.error("--without-gamma fits a model the stage does not run: no --write")
+    model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT,
+                            busy_reads=not options.without_gamma)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),
@@ -470,6 +491,7 @@ def main():
     for i, name in enumerate(NAMES):
         print(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "
               f"{model.params[2 * i + 1]:.2f} us a tile")
+    print(f"  gamma {model.gamma():.5f} us a slice per KB read, every SM busy")
     rho, split, stream, launch = model.params[-4:]
     print(f"  rho {rho:.2f} us a partial tile, sigma {split:.2f} us (split-K), {stream:.2f} us "
           f"(Stream-K), lambda {launch:.2f} us")

@@ -442,7 +442,7 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
   REQUIRE(picks);
   std::string line;
   std::getline(picks, line);
-  REQUIRE(line == "m,n,k,default_tiling,pick,predicted_us,bytes_per_us");
+  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
@@ -466,19 +466,14 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     std::vector<std::string> field;
     std::stringstream cells(line);
     for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
-    REQUIRE(field.size() == 7);
+    REQUIRE(field.size() == 6);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const ModelGpu h200{132, 66, 1980, std::stod(field[6])};
+    const ModelGpu h200{132, 66, 1980, std::stod(field[5])};
     CAPTURE(line);
-    // As by_shape prices them: stage 19's whole tiles in by_shape's place, then the variants.
-    std::vector<Candidate> priced = {{0, 0, Scheme::data_parallel}};  // "128x256_c2": pairs
-    REQUIRE(std::sscanf(field[3].c_str(), "128x%d_c%d", &priced[0].block_n,
-                        &priced[0].cluster) == 2);
-    priced.insert(priced.end(), candidates.begin(), candidates.end());
-    const int choice = fastest(stream_k_model::kModel, m, n, k, h200, priced);
-    REQUIRE((choice == 0 ? std::string() : names[choice]) == field[4]);
-    const double us = predicted_us(stream_k_model::kModel, priced[choice], m, n, k, h200);
-    REQUIRE(us == Approx(std::stod(field[5])).epsilon(1e-6));
+    const int choice = fastest(stream_k_model::kModel, m, n, k, h200, candidates);
+    REQUIRE(names[choice + 1] == field[3]);
+    const double us = predicted_us(stream_k_model::kModel, candidates[choice], m, n, k, h200);
+    REQUIRE(us == Approx(std::stod(field[4])).epsilon(1e-6));
     ++shapes;
   }
   REQUIRE(shapes >= 70);

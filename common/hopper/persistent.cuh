@@ -1,7 +1,5 @@
 // The building blocks of the persistent kernels in clusters: the tile configuration, the
-// shared-memory layout, the producer's loads and the order in which clusters take tiles (the
-// store through TMA is in tma_store.cuh). The BF16 kernel is in persistent_kernel.cuh; the
-// others build their own from the same blocks.
+// shared-memory layout, the producer's loads and the order in which clusters take tiles.
 #pragma once
 
 #include <cuda.h>

@@ -1,14 +1,13 @@
 // The persistent kernel in clusters: one block per SM (or one per tile) walks the output tiles
 // in the tile order of common/tile_order.cuh, as stage 18's kernel does; a cluster's blocks
 // share each slice of B through TMA multicast; the epilogue stores through TMA or directly.
-// Stage 19 builds its variants from it, and later stages run it: as their baseline, as
-// Stream-K's whole-tile default, and on TF32 operands. The building blocks (the ring, the
-// barriers, the tile order) are in persistent.cuh, the launch in clusters in cluster_launch.hpp;
-// the rule that picks a tiling per problem, stage 19's default, in persistent_rule.cuh.
+// Its operands are a parameter (Bf16Operands, bf16_operands.cuh). The building blocks are in
+// persistent.cuh; the rule that picks a tiling per problem in persistent_rule.cuh.
 #pragma once
 
 #include <algorithm>
 
+#include "common/hopper/bf16_operands.cuh"
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
 #include "common/hopper/mbarrier.cuh"
@@ -17,28 +16,9 @@
 #include "common/hopper/tma_store.cuh"
 #include "common/hopper/warp_specialization.cuh"
 #include "common/hopper/warpgroup.cuh"
-#include "common/matrix_bf16.hpp"
 #include "common/tensor_map.hpp"
 
 namespace ladder::persistent {
-
-// What the kernel multiplies: BF16 A (K-major) and B (N-major), as the one-tile-per-block
-// Hopper stages. A slice is 128 bytes deep (64 BF16: one line of the 128-byte swizzle), and a
-// box of B 64 such lines (8 KB). The TF32 and FP8 kernels bring their own, with the same slots.
-struct Bf16Operands : RowsOfA {
-  using View = MatrixBf16;
-  static constexpr int kSliceK = hopper::kSliceK;
-  // B's boxes: 64 columns x 64 K-rows; the one for columns n.. of slice k0.. sits at
-  // (column n, row k0) of B.
-  static CUtensorMap b_map(const MatrixBf16& b) { return make_tensor_map_2d(b, 64, kSliceK); }
-  __device__ static int2 b_box(int k0, int n) { return make_int2(n, k0); }
-  template <int N>
-  __device__ static void multiply(const unsigned char* a_strip, const unsigned char* b_slot,
-                                  float (&acc)[N / 2], bool accumulate) {
-    multiply_slice<N>(reinterpret_cast<const bf16*>(a_strip),
-                      reinterpret_cast<const bf16*>(b_slot), acc, accumulate);
-  }
-};
 
 // Internal to each file that includes it, as a kernel written in that file would be: each
 // stage's library compiles its own instances.
@@ -120,13 +100,12 @@ int resident_persistent_clusters() {
   return resident_clusters_of<Cfg>(gemm_persistent<Ops, Cfg, Cfg::kTmaStore>);
 }
 
-// One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many
-// of those as finish in the same number of rounds of tiles, so that the clusters' shares differ
-// by at most one tile: at 4096^3, 256 cluster tiles run as 64 clusters of 4 tiles rather than
-// 66 of which 8 take 3. The last round ends no sooner either way, and the 64 tiles a round then
-// covers are 8 whole columns of one group of the tile order: 1.0-1.8% faster at 4096^3 with 9.9%
-// fewer bytes read from DRAM (results/19_gpu_clusters/bench.txt and
-// profile_even_rounds_4096.md there).
+// One cluster per tile, or (persistent) as many as fit at once. With even rounds, only as many of
+// those as finish in the same number of rounds of tiles, so that the clusters' shares differ by at
+// most one tile: at 4096^3, 256 cluster tiles run as 64 clusters of 4 tiles rather than 66 of which
+// 8 take 3. The last round ends no sooner either way, and the 64 tiles a round then covers are 8
+// whole columns of one group of the tile order: 1.0-1.8% faster at 4096^3 with 9.9% fewer bytes
+// read from DRAM (results/19_gpu_clusters/bench.txt and profile_even_rounds_4096.md there).
 template <class Ops, class Cfg>
 long long clusters_to_launch(const Matrix& c) {
   const long long tiles = cluster_tiles<Cfg>(c);

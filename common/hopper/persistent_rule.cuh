@@ -1,6 +1,5 @@
 // Stage 19's default, by_size: the tiling of the persistent kernel picked per problem, from
-// how many clusters the GPU holds at once and how many tiles C has. Stage 19 runs it, and the
-// TF32 and Stream-K stages take it for their own defaults.
+// how many clusters the GPU holds at once and how many tiles C has (TF32's default too).
 #pragma once
 
 #include "common/hopper/persistent.cuh"
@@ -19,13 +18,12 @@ long long wave_width(const Matrix& c) {
 }
 
 // by_size, the default, picks its tiling per problem, as libraries do, by two rules measured on the
-// H100 (results/19_gpu_clusters/search.md). Clusters pay only past one wave: where
-// every tile of 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks
-// gain nothing from sharing B and lose to waiting for each other. And 192-wide tiles only
-// where they shorten waves x width by at least 10%: they fill a wave better, but ran 1.6%
-// slower than 256-wide ones at 8192^3, so 4096^3 and 8192^3 keep 256. The transposing TF32
-// variants use the same rules: their slots, tiles and waves are the same (the swapped default
-// takes only the first, tf32_swapped.cu).
+// H100 (results/19_gpu_clusters/search.md). Clusters pay only past one wave: where every tile of
+// 128 x 256 has its own SM at once (2048^3, the articles' problem) the blocks gain nothing from
+// sharing B and lose to waiting for each other. And 192-wide tiles only where they shorten waves x
+// width by at least 10%: they fill a wave better, but ran 1.6% slower than 256-wide ones at 8192^3,
+// so 4096^3 and 8192^3 keep 256. The transposing TF32 variants use the same rules: their slots,
+// tiles and waves are the same (the swapped default takes only the first, tf32_swapped.cu).
 template <class Ops, class W, class N>
 bool narrow_is_shorter(const Matrix& c) {
   return 10 * wave_width<Ops, N>(c) < 9 * wave_width<Ops, W>(c);

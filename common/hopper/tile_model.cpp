@@ -99,23 +99,26 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
   const Work w =
       slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident, model.max_split);
-  // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
-  // by tau_divided), partial tiles read back, the division's fixed extra, all at the fitted
-  // clock's speed; then the launch.
-  const double scheme = !w.divided                             ? 0
-                        : candidate.scheme == Scheme::split_k ? model.sigma_split
-                                                              : model.sigma_stream;
-  const double tau = t.tau + (w.divided ? model.tau_divided : 0);
-  const double at_fit_clock = tau * w.slices + t.phi * w.tiles +
-                              model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
-  const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
-  // The memory side: the least a product moves, at what the busy SMs can draw (a pair over one
-  // tile row does one block's work; whole tiles busy no more SMs than there are tiles).
+  // The SMs at work: a pair over one tile row does one block's work; whole tiles busy no more
+  // SMs than there are tiles.
   const long long rows = cdiv(m, 128);
   long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
   if (candidate.scheme == Scheme::data_parallel) {
     active = std::min(rows * cdiv(n, t.block_n), active);
   }
+  // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
+  // by tau_divided, and every slice by its L2 reads as more SMs read), partial tiles read back,
+  // the division's fixed extra, all at the fitted clock's speed; then the launch.
+  const double scheme = !w.divided                             ? 0
+                        : candidate.scheme == Scheme::split_k ? model.sigma_split
+                                                              : model.sigma_stream;
+  const double read_kb = (128.0 + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
+  const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
+                     model.gamma * read_kb * static_cast<double>(active) / gpu.sms;
+  const double at_fit_clock = tau * w.slices + t.phi * w.tiles +
+                              model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
+  const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
+  // The memory side: the least a product moves, at what the busy SMs can draw.
   const double moved =
       model.operand_bytes * (static_cast<double>(m) * k + static_cast<double>(k) * n) +
       4.0 * static_cast<double>(m) * n;

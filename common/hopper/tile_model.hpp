@@ -64,6 +64,7 @@ struct ModelConstants {
   // A divided kernel's extra a slice: it keeps more in registers than the whole-tile kernel
   // (FP8's spill); 0 where a stage's fit has no such term.
   double tau_divided;
+  double gamma;  // a slice's extra per KB read from L2, every SM reading (scaled by SMs at work)
   double lambda;        // the launch
   double beta_bytes_per_us;  // one SM's share of DRAM
   double fit_clock_mhz;

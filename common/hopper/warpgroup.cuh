@@ -1,10 +1,9 @@
-// What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the
-// ring of shared-memory slots that TMA fills and wgmma reads (its layout, the descriptors that
-// name it, the shared memory it takes), the BF16 product of one slice and the synchronisation
-// around it, the store of the accumulators and a barrier for one warpgroup (the register
-// split of warp-specialised blocks is in warp_specialization.cuh). The wgmma products
-// themselves are in wgmma.cuh; each wrapper here is one PTX instruction or a few (PTX ISA 8.0,
-// sm_90a).
+// What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the ring of
+// shared-memory slots that TMA fills and wgmma reads (its layout, the descriptors that name it, the
+// shared memory it takes), the BF16 product of one slice and the synchronisation around it, the
+// store of the accumulators and a barrier for one warpgroup (the register split of warp-specialised
+// blocks is in warp_specialization.cuh). The wgmma products themselves are in wgmma.cuh; each
+// wrapper here is one PTX instruction or a few (PTX ISA 8.0, sm_90a).
 #pragma once
 
 #include <cstddef>
