@@ -31,7 +31,7 @@ using namespace persistent;
 // and sets its flag; the finishing part adds the others' sums in the fixed order, then stores
 // (meet_parts, common/hopper/tile_parts.cuh). It waits only for lower-numbered clusters, so
 // every wait ends (README.md, B). Where the launch divides nothing, Divided is false: every part
-// is a whole tile (WholeTileWalk, which holds fewer registers), and the kernel is stage 19's.
+// is a whole tile (WholeTileWalk, which holds fewer registers), in stage 19's schedule.
 template <class Cfg, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,

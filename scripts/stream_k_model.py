@@ -87,7 +87,6 @@ SLICE_K = 64
 TILINGS = {"128x256_c2": (128, 256, 2), "128x256_c1": (128, 256, 1), "128x192_c2": (128, 192, 2),
            "128x192_c1": (128, 192, 1), "128x128_c1": (128, 128, 1), "128x64_c1": (128, 64, 1)}
 NAMES = list(TILINGS)
-SCHEMES = {"dp": "data-parallel", "split": "split-K", "stream": "Stream-K"}
 
 
 def cdiv(a, b):
@@ -188,13 +187,13 @@ class Model:
         """A slice's extra time per KB read with every SM busy: 0 where the model has none."""
         return self.params[2 * len(NAMES)] if self.busy_reads else 0.0
 
-    def active_sms(self, tiling, scheme, m, n):
+    def active_sms(self, tiling, divided, m, n):
         """The SMs at work: every cluster's (a pair over one tile row does one block's work),
         for whole tiles no more than the tiles'."""
         bm, bn, c = TILINGS[tiling]
         rows = cdiv(m, bm)
         active = self.gpu.resident(tiling) * (1 if (c == 2 and rows == 1) else c)
-        return min(rows * cdiv(n, bn), active) if scheme == "dp" else active
+        return active if divided else min(rows * cdiv(n, bn), active)
 
     def features(self, tiling, scheme, m, n, k):
         x = [0.0] * self.size
@@ -203,7 +202,7 @@ class Model:
         i = NAMES.index(tiling)
         x[2 * i], x[2 * i + 1] = slices, tile_count
         if self.busy_reads:
-            busy = self.active_sms(tiling, scheme, m, n) / self.gpu.sms
+            busy = self.active_sms(tiling, divided, m, n) / self.gpu.sms
             x[2 * len(NAMES)] = slices * read_kb(tiling) * busy
         if divided and self.divided_slices:
             x[-5] = slices
@@ -215,8 +214,10 @@ class Model:
         return x
 
     def memory_time(self, tiling, scheme, m, n, k):
+        _, divided = work(self.gpu, tiling, scheme, m, n, k, self.most, self.slice_k)
         moved = self.operand_bytes * (m * k + k * n) + 4 * m * n
-        return moved / min(self.gpu.bytes_per_us, self.active_sms(tiling, scheme, m, n) * self.beta)
+        active = self.active_sms(tiling, divided, m, n)
+        return moved / min(self.gpu.bytes_per_us, active * self.beta)
 
     def predict(self, tiling, scheme, m, n, k):
         x = self.features(tiling, scheme, m, n, k)

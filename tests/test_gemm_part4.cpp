@@ -554,14 +554,14 @@ void require_dividing_variants_right(
 
 // A launch killed or faulted mid-way leaves flags set and partial sums in the workspace; the
 // next launch must neither take those flags for its own nor add those sums
-// (test::dirty_workspace).
+// (test::dirty_workspace). Only variants that divide at that shape: by_shape may run whole tiles
+// there after a refit, which set no flag.
 TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the right result",
           "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   require_dividing_variants_right(
       workspace,
-      {stream_k_configs().front(), "128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream",
-       "128x64_c1_split"},
+      {"128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream", "128x64_c1_split"},
       [&](const std::function<void()>& launch) {
         REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });

@@ -17,8 +17,8 @@ constexpr ClusterShape cluster_shape_of() {
 
 // How many clusters of `shape` the GPU holds at once running `kernel` (132 SMs with one block
 // each: 66 pairs on the H100), asked of the device the first time for each kernel and device:
-// `shape` must be the kernel's own. A tiling's kernels with and without the TMA store take the
-// same threads, registers and shared memory, so a launcher may ask for either.
+// `shape` must be the kernel's own. A tiling's kernels with or without the TMA store or the
+// fixup take its threads and shared memory, one block an SM: a launcher may ask for any.
 int resident_clusters(const void* kernel, ClusterShape shape);
 template <class Cfg, class... Params>
 int resident_clusters_of(void (*kernel)(Params...)) {

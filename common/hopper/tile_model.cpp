@@ -11,7 +11,7 @@
 namespace ladder {
 namespace {
 
-constexpr double kCopyShareOfPeak = 0.869;
+constexpr double kCopyShareOfPeak = 0.868;
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -99,13 +99,11 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
   const Work w =
       slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident, model.max_split);
-  // The SMs at work: a pair over one tile row does one block's work; whole tiles busy no more
-  // SMs than there are tiles.
+  // The SMs at work: a pair over one tile row does one block's work; whole tiles (a launch
+  // that divides nothing) busy no more SMs than there are tiles.
   const long long rows = cdiv(m, 128);
   long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
-  if (candidate.scheme == Scheme::data_parallel) {
-    active = std::min(rows * cdiv(n, t.block_n), active);
-  }
+  if (!w.divided) active = std::min(rows * cdiv(n, t.block_n), active);
   // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
   // by tau_divided, and every slice by its L2 reads as more SMs read), partial tiles read back,
   // the division's fixed extra, all at the fitted clock's speed; then the launch.

@@ -21,7 +21,7 @@ struct ModelGpu {
 // for each device and kept under a lock (host threads may launch at once): the driver takes
 // about a millisecond to tell the clocks, which asked on every call would cost more than the
 // product on most shapes of the lists. The copy rate is the peak the memory clock and bus width
-// give (two transfers a clock) times the share of it cudaMemcpy reached on the H200: 4,185 of
+// give (two transfers a clock) times the share of it cudaMemcpy reached on the H200: 4,178 of
 // 4,814 GB/s (results/21_gpu_stream_k/model.md).
 ModelGpu current_gpu(int pairs);
 

@@ -1,6 +1,5 @@
 """scripts/stream_k_model.py: the work each variant's slowest cluster does, as divide() hands it
-out; stage 19's default tiling; a fit that recovers the constants it was made from; and the
-check on the committed runs."""
+out; a fit that recovers the constants it was made from; and the check on the committed runs."""
 import os
 import sys
 import unittest
