@@ -502,6 +502,22 @@ TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot coun
   }
 }
 
+// A split-K or Stream-K launch that divides nothing runs the whole-tile kernel on the same
+// clusters, and the model prices it so: 1024^3 on 128 x 64 tiles (128 tiles for 132 SMs: no
+// split) and 1536 x 1408 on 128 x 128 (one whole wave: nothing to pool). One that divides
+// (384 x 512 x 4136, split five ways) is priced otherwise.
+TEST_CASE("21's model prices a division that divides nothing as whole tiles", "[stage21]") {
+  const ModelGpu h200{132, 66, 1980, 4.2e6};
+  auto us = [&](int block_n, Scheme scheme, int m, int n, int k) {
+    return predicted_us(stream_k_model::kModel, {block_n, 1, scheme}, m, n, k, h200);
+  };
+  REQUIRE(us(64, Scheme::split_k, 1024, 1024, 1024) ==
+          us(64, Scheme::data_parallel, 1024, 1024, 1024));
+  REQUIRE(us(128, Scheme::stream_k, 1536, 1408, 4096) ==
+          us(128, Scheme::data_parallel, 1536, 1408, 4096));
+  REQUIRE(us(64, Scheme::split_k, 384, 512, 4136) != us(64, Scheme::data_parallel, 384, 512, 4136));
+}
+
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   check_part4(stream_k_variants(stream_k_configs(), workspace), OperandPath::tma,

@@ -43,6 +43,21 @@ class WorkTest(unittest.TestCase):
                          ((497, 5, 1), True))
 
 
+class PriceTest(unittest.TestCase):
+    def test_a_division_that_divides_nothing_is_priced_as_whole_tiles(self):
+        # The launch then runs the whole-tile kernel on the same clusters: 1024^3 on 128 x 64
+        # tiles (128 tiles for 132 SMs, 132 // 128 = 1: no split) and 1536 x 1408 on 128 x 128
+        # (132 tiles, one whole wave: nothing to pool). A shape that divides is priced otherwise.
+        priced = model.Model(H200, 60e3, 16, [0.5] * 12 + [0.002, 1.5, 6.0, 5.0, 4.0],
+                             busy_reads=True)
+        self.assertEqual(priced.predict("128x64_c1", "split", 1024, 1024, 1024),
+                         priced.predict("128x64_c1", "dp", 1024, 1024, 1024))
+        self.assertEqual(priced.predict("128x128_c1", "stream", 1536, 1408, 4096),
+                         priced.predict("128x128_c1", "dp", 1536, 1408, 4096))
+        self.assertNotEqual(priced.predict("128x64_c1", "split", 384, 512, 4136),
+                            priced.predict("128x64_c1", "dp", 384, 512, 4136))
+
+
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
         truth = model.Model(H200, 1e9, 4, [0.6, 3.0, 0.7, 2.5, 0.5, 1.0, 0.45, 2.0, 0.45, 0.4,
