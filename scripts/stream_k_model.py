@@ -12,6 +12,8 @@ constants fitted on some shape lists and checked on another that it never saw.
   python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
   python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
   python3 scripts/stream_k_model.py --without-gamma the ablation: the model fitted without gamma
+  python3 scripts/stream_k_model.py --cross-validate each fit list held out in turn, with and
+                                                    without tau_divided, then each form's check
 
 Each CSV is a `shapes.py --stage 21_gpu_stream_k --config all --csv` run: every variant, stage
 19's default (the baseline, which the model does not price) and cuBLAS BF16 on each shape. For
@@ -27,13 +29,15 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
                  runs are S // R slices or one more, so a tile's finishing part (a slice at
                  least) adds at most ceil((L - 1) / (S // R)) partial tiles, the parts before it
 
-  time = max((tau_t + gamma x KB_t x active SMs / SMs) x slices + phi_t x tiles
+  time = max((tau_t + gamma x KB_t x active SMs / SMs + tau_divided) x slices + phi_t x tiles
                  + rho x partial tiles + sigma_scheme + lambda,
              bytes / min(B, active SMs x beta) + lambda)
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost: the first loads, the store) per tiling;
 gamma a slice's extra per KB it reads from L2 (KB_t = (BM + BN / c) x 128 bytes: a cluster's
-blocks share B's) when every SM reads, in proportion to the SMs at work;
+blocks share B's) when every SM reads, in proportion to the SMs at work; tau_divided a slice's
+extra in a launch that divides (its kernel walks parts and keeps more in registers; 0 where the
+launch divides nothing and runs the whole-tile kernel);
 rho per 128 x 256 partial tile read back; sigma a split or Stream-K launch's fixed extra; lambda
 the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves; B is cudaMemcpy's rate in
 the ladder's record on the same GPU; beta one SM's share, fitted. The fit is linear least
@@ -284,12 +288,39 @@ def samples_of(gpu, runs):
             for name, (tiling, scheme) in VARIANTS.items() if name in rows]
 
 
-def fitted(gpu, runs, most, busy_reads=True):
+def fitted(gpu, runs, most, busy_reads=True, divided_slices=False):
     """The model with the beta of least error, each beta fitted on the runs."""
     samples = samples_of(gpu, runs)
-    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads).fit(samples)
+    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads,
+                    divided_slices=divided_slices).fit(samples)
               for beta in (30, 40, 50, 60, 80, 120)]
     return min(models, key=lambda model: model.error(samples)), samples
+
+
+def cross_validate(gpu, runs, checks):
+    """Lines: for each form of the model (without tau_divided, the stage's, and with it), fitted
+    on all fit lists but one and checked on that one, the picks' geometric mean as % of the
+    oracle's speed and the picks more than 3% slower than it; then fitted on all of them and
+    checked on the `checks` runs."""
+    lines = []
+    for divided in (False, True):
+        whole, _ = fitted(gpu, list(runs.values()), MAX_SPLIT, divided_slices=divided)
+        whole.params = [round(p, 6) for p in whole.params]
+        for held, run in runs.items():
+            model, _ = fitted(gpu, [r for h, r in runs.items() if h != held], MAX_SPLIT,
+                              divided_slices=divided)
+            ratios = []
+            for (_, m, n, k), rows in run.items():
+                choices = {v: ts for v, ts in VARIANTS.items() if v in rows}
+                pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
+                ratios.append(min(rows[v] for v in choices) / rows[pick])
+            lines.append(f"tau_divided {'in' if divided else 'out'}, {held} held out: the picks "
+                         f"{cut(100 * geomean(ratios))} of the oracle's speed, "
+                         f"{sum(r < 1 / 1.03 for r in ratios)} of {len(ratios)} more than 3% "
+                         "slower")
+        lines += [f"tau_divided {'in' if divided else 'out'}, fitted on all: "
+                  + check(whole, run, name).split("\n")[0] for name, run in checks.items()]
+    return "\n".join(lines)
 
 
 def geomean(values):
@@ -468,11 +499,17 @@ def main():
                         help="exit 1 if a file --write writes differs")
     parser.add_argument("--without-gamma", action="store_true",
                         help="the ablation: fit and check the model without gamma (no --write)")
+    parser.add_argument("--cross-validate", action="store_true",
+                        help="fit on all fit lists but one, check on that one, each in turn")
     parser.add_argument("--explain", nargs=3, type=int, metavar=("M", "N", "K"),
                         help="print every candidate's counts and predicted time for one shape")
     options = parser.parse_args()
     gpu = record_gpu()
     runs = {path: read_run(path) for path in options.fit + options.check}
+    if options.cross_validate:
+        print(cross_validate(gpu, {os.path.basename(p): runs[p] for p in options.fit},
+                             {os.path.basename(p): runs[p] for p in options.check}))
+        return 0
     if options.without_gamma and (options.write or options.check_written):
         parser.error("--without-gamma fits a model the stage does not run: no --write")
     model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT,
@@ -492,7 +529,8 @@ def main():
     for i, name in enumerate(NAMES):
         print(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "
               f"{model.params[2 * i + 1]:.2f} us a tile")
-    print(f"  gamma {model.gamma():.5f} us a slice per KB read, every SM busy")
+    print(f"  gamma {model.gamma():.5f} us a slice per KB read, every SM busy; tau_divided "
+          f"{model.tau_divided():.4f} us a divided kernel's slice")
     rho, split, stream, launch = model.params[-4:]
     print(f"  rho {rho:.2f} us a partial tile, sigma {split:.2f} us (split-K), {stream:.2f} us "
           f"(Stream-K), lambda {launch:.2f} us")

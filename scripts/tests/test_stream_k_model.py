@@ -79,6 +79,17 @@ class CommandTest(ScriptTest):
         self.assertIn("Checked on model_shapes_unseen.csv: rms log error", done.stdout)
         self.assertIn("model_shapes_unseen.csv (27 shapes): the model's pick", done.stdout)
 
+    def test_cross_validation_holds_out_each_fit_list_with_and_without_tau_divided(self):
+        done = self.run_script("scripts/stream_k_model.py", "--cross-validate")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        held = [line for line in done.stdout.splitlines() if " held out: " in line]
+        self.assertEqual(len(held), 6)  # three fit lists, two forms
+        self.assertEqual(sum(line.startswith("tau_divided in") for line in held), 3)
+        with open(os.path.join(REPO, "results", "21_gpu_stream_k",
+                               "model_cross_validation.txt")) as f:
+            recorded = [line for line in f.read().splitlines() if " held out: " in line]
+        self.assertEqual(held, recorded)
+
     def test_the_stage_has_the_fitted_constants_and_the_picks_they_make(self):
         done = self.run_script("scripts/stream_k_model.py", "--check-written")
         self.assertEqual(done.returncode, 0, done.stderr)
