@@ -297,6 +297,11 @@ def fitted(gpu, runs, most, busy_reads=True, divided_slices=False):
     return min(models, key=lambda model: model.error(samples)), samples
 
 
+def pick(model, m, n, k, among=VARIANTS):
+    """The variant of `among` the model predicts fastest; the first on a tie, as fastest()."""
+    return min(among, key=lambda v: model.predict(*VARIANTS[v], m, n, k))
+
+
 def cross_validate(gpu, runs, checks):
     """Lines: for each form of the model (without tau_divided, the stage's, and with it), fitted
     on all fit lists but one and checked on that one, the picks' geometric mean as % of the
@@ -311,9 +316,8 @@ def cross_validate(gpu, runs, checks):
                               divided_slices=divided)
             ratios = []
             for (_, m, n, k), rows in run.items():
-                choices = {v: ts for v, ts in VARIANTS.items() if v in rows}
-                pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
-                ratios.append(min(rows[v] for v in choices) / rows[pick])
+                timed = [v for v in VARIANTS if v in rows]
+                ratios.append(min(rows[v] for v in timed) / rows[pick(model, m, n, k, timed)])
             lines.append(f"tau_divided {'in' if divided else 'out'}, {held} held out: the picks "
                          f"{cut(100 * geomean(ratios))} of the oracle's speed, "
                          f"{sum(r < 1 / 1.03 for r in ratios)} of {len(ratios)} more than 3% "
@@ -336,12 +340,12 @@ def check(model, run, label):
     """One line on the model's picks against by_shape and the oracle, and the worst shapes."""
     picks = []
     for (name, m, n, k), rows in run.items():
-        choices = {v: ts for v, ts in VARIANTS.items() if v in rows}
-        pick = min(choices, key=lambda v: model.predict(*choices[v], m, n, k))
-        oracle = min(choices, key=lambda v: rows[v])
+        timed = [v for v in VARIANTS if v in rows]
+        picked = pick(model, m, n, k, timed)
+        oracle = min(timed, key=rows.get)
         cublas = rows[CUBLAS]
-        picks.append((100 * (rows[pick] / rows[oracle] - 1), name, pick, oracle,
-                      100 * cublas / rows[pick], 100 * cublas / rows[DEFAULT],
+        picks.append((100 * (rows[picked] / rows[oracle] - 1), name, picked, oracle,
+                      100 * cublas / rows[picked], 100 * cublas / rows[DEFAULT],
                       100 * cublas / rows[oracle]))
     over = [p for p in picks if p[0] > 3]
     lines = [f"{label} ({len(picks)} shapes): the model's pick "
@@ -350,8 +354,8 @@ def check(model, run, label):
              f"{cut(geomean([p[5] for p in picks]))} (lowest {cut(min(p[5] for p in picks))}), "
              f"the oracle {cut(geomean([p[6] for p in picks]))}; the pick more than 3% slower "
              f"than the oracle on {len(over)}"]
-    for gap, name, pick, oracle, *_ in sorted(over, reverse=True):
-        lines.append(f"  {name}: {pick} {gap:.1f}% slower than {oracle}")
+    for gap, name, picked, oracle, *_ in sorted(over, reverse=True):
+        lines.append(f"  {name}: {picked} {gap:.1f}% slower than {oracle}")
     return "\n".join(lines)
 
 
@@ -432,8 +436,8 @@ def picks_text(model):
             if (m, n, k) in seen:
                 continue
             seen.add((m, n, k))
-            pick = min(VARIANTS, key=lambda v: model.predict(*VARIANTS[v], m, n, k))
-            rows.append(f"{m},{n},{k},{pick},{model.predict(*VARIANTS[pick], m, n, k):.6f},"
+            picked = pick(model, m, n, k)
+            rows.append(f"{m},{n},{k},{picked},{model.predict(*VARIANTS[picked], m, n, k):.6f},"
                         f"{model.gpu.bytes_per_us:.3f}")
     return "\n".join(rows) + "\n"
 
