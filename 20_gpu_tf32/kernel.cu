@@ -9,7 +9,6 @@
 #include "common/config_table.hpp"
 #include "common/hopper/persistent.cuh"
 #include "common/hopper/persistent_kernel.cuh"
-#include "common/hopper/persistent_rule.cuh"
 #include "common/hopper/tma_readable.hpp"
 #include "common/hopper/warpgroup.cuh"
 #include "common/tensor_cores.hpp"
@@ -58,7 +57,7 @@ const NamedLaunch<void (*)(Matrix a, Matrix b_t, Matrix c)> kTf32TransposingVari
     {"transposed_by_size", launch_best<Tf32Operands>},
     {"transposed_128x256_c2_g8", launch_persistent<Tf32Operands, Wide>},
     {"transposed_128x256_c2_g8_uneven",
-     launch_persistent<Tf32Operands, Config<128, 256, 64, 2, 8, true, true, false>>},
+     launch_persistent<Tf32Operands, Config<128, 256, 64, 2, false>>},
     {"transposed_128x192_c2_g8", launch_persistent<Tf32Operands, Narrow>},
     {"transposed_128x192_c1_g8", launch_persistent<Tf32Operands, NarrowAlone>},
     {"transposed_128x256_c1_g8", launch_persistent<Tf32Operands, WideAlone>},

@@ -142,8 +142,8 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
 // The tilings: stage 19's four (persistent.cuh: 128 x 256 and 128 x 192 tiles, in clusters of
 // two or alone), and narrower tiles that fill more SMs, with deeper rings (the shared memory
 // their narrower slots leave).
-using Half = Config<128, 128, 64, 1, 8, true, true, true, 6>;
-using Quarter = Config<128, 64, 64, 1, 8, true, true, true, 8>;
+using Half = Config<128, 128, 64, 1, true, 6>;
+using Quarter = Config<128, 64, 64, 1, true, 8>;
 
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 

@@ -345,7 +345,7 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
 
 // Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow, NarrowAlone: 128 x 192) and a
 // narrower one. With promotion every slice, 128 x 256 tiles go in two parts of 128 columns.
-using Alone128 = Config<128, 128, 64, 1, 8, true>;
+using Alone128 = Config<128, 128, 64, 1>;
 
 template <class Cfg, int PromoteEvery, int Parts = 1, Scheme kScheme = Scheme::data_parallel>
 void launch_per_tensor(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,

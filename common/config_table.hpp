@@ -1,6 +1,6 @@
-// The tilings, variants and ablations a stage is built with: a table of entries by name, the
-// first the default; X_configs() lists the names, launch_X(config, ...) finds the entry. An
-// entry is any struct with a `name`: NamedLaunch, or a stage's own struct where it holds more.
+// The variants a stage is built with: a table of entries by name, the first the default;
+// X_configs() lists the names, launch_X(config, ...) finds the entry. An entry is any struct
+// with a `name`: NamedLaunch, or a stage's own struct where it holds more.
 #pragma once
 
 #include <stdexcept>
@@ -12,7 +12,7 @@ namespace ladder {
 template <class Launch>
 struct NamedLaunch {
   const char* name;
-  Launch launch;  // a pointer to the function that launches this entry's kernel
+  Launch launch;  // the function that launches this entry's kernel
 };
 
 template <class Table>
@@ -23,8 +23,8 @@ std::vector<std::string> config_names(const Table& table) {
 }
 
 // The entry called `name`, or std::invalid_argument that says `missing` ("stage 11 has no
-// tiling"), the name, and the names there are. `missing` is a C string: a std::string would be
-// a temporary at every call, and g++ 13 warns that the reference returned might point into it.
+// tiling"), the name and the names there are. A C string: g++ 13 warns that the reference
+// returned might point into a temporary std::string.
 template <class Table>
 const auto& find_config(const Table& table, const std::string& name, const char* missing) {
   std::string names;

@@ -13,9 +13,9 @@
 namespace ladder {
 
 // A view: it does not own its data; owners (HostMatrix, DeviceMatrix, PinnedMatrix) hand views
-// out (common/matrix_owners.hpp). The int-index rule: stride * (height + kEdgeRows) stays
-// below 2^31, so int index arithmetic cannot overflow, even for the rows past the edge that a
-// tile overhanging the matrix computes addresses for (and never reads).
+// out (common/matrix_owners.hpp). The int-index rule: stride * (height + kEdgeRows) < 2^31, so
+// int index arithmetic cannot overflow, even for the rows past the edge that a tile overhanging
+// the matrix computes addresses for (and never reads).
 struct Matrix {
   int width = 0;         // columns
   int height = 0;        // rows
@@ -26,8 +26,7 @@ struct Matrix {
   LADDER_HOST_DEVICE void set(int row, int col, float value) const {
     data[row * stride + col] = value;
   }
-  // No elements. A launcher returns at once for an empty output: there is no work, and a grid
-  // of 0 blocks would not launch.
+  // No elements: a launcher returns at once (a grid of 0 blocks would not launch).
   LADDER_HOST_DEVICE bool empty() const { return width == 0 || height == 0; }
   // The rows x cols block whose top-left element is (row, col); same stride.
   LADDER_HOST_DEVICE Matrix sub(int row, int col, int rows, int cols) const {
@@ -41,19 +40,18 @@ LADDER_HOST_DEVICE inline bool allows_float2(const Matrix& c) {
   return c.stride % 2 == 0 && reinterpret_cast<std::uintptr_t>(c.data) % 8 == 0;
 }
 
-// The largest block tile of any stage (256 rows or columns): how far past a matrix's last row
-// a kernel may form an address.
+// How far past a matrix's last row a kernel may form an address: the largest block tile of any
+// stage (256 rows or columns).
 inline constexpr int kEdgeRows = 256;
 
 // Throws std::invalid_argument, naming the rule, unless the view keeps the int-index rule (no
 // negative size, stride >= width; empty views pass). A view made by hand can break it, and a
-// kernel's int offsets then wrap around without a word: every stage's launcher checks its
-// views (the matrix products through check_gemm_shapes) before any CUDA call.
+// kernel's int offsets then wrap around without a word: every launcher checks its views first.
 void check_view(const Matrix& m);
 
 // Throws std::invalid_argument unless c = a * b is defined (a.width == b.height, c is
-// a.height x b.width) and each view passes check_view: every launcher's precondition, CPU and
-// GPU. Past it, every launcher takes an empty C as no work and makes C = 0 for K = 0.
+// a.height x b.width) and each view passes check_view. Past it, every launcher takes an empty
+// C as no work and makes C = 0 for K = 0.
 void check_gemm_shapes(const Matrix& a, const Matrix& b, const Matrix& c);
 
 }  // namespace ladder

@@ -1,6 +1,6 @@
-// The 16-bit operands of Part 4: the same view as Matrix over bfloat16
-// elements, a separate struct rather than a template so that Parts 1-3 keep their plain float
-// Matrix. C stays a float Matrix: the tensor cores multiply BF16 and accumulate in FP32.
+// The 16-bit operands of Part 4: the same view as Matrix over bfloat16 elements, a separate
+// struct rather than a template so that Parts 1-3 keep their plain float Matrix. C stays a float
+// Matrix: the tensor cores multiply BF16 and accumulate in FP32.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,10 +13,10 @@ namespace ladder {
 
 using bf16 = __nv_bfloat16;
 
-struct MatrixBf16 {
-  int width = 0;   // columns
-  int height = 0;  // rows
-  int stride = 0;  // elements from the start of one row to the next, >= width
+struct MatrixBf16 {  // as Matrix
+  int width = 0;
+  int height = 0;
+  int stride = 0;
   bf16* data = nullptr;
 
   LADDER_HOST_DEVICE bf16 get(int row, int col) const { return data[row * stride + col]; }

@@ -1080,14 +1080,14 @@ def epilogue():
 # ---- Stage 19: a cluster of two blocks shares B ---------------------------------------------
 
 def config(name):
-    """A tiling of persistent.cuh by name: (BlockM, BlockN, ConsumerRows, ClusterM, GroupM)."""
-    return numbers(PERSISTENT, rf"using {name} = Config<(\d+), (\d+), (\d+), (\d+), (\d+), true>;",
-                   f"using {name} = Config<BlockM, BlockN, ConsumerRows, ClusterM, GroupM, true>")
+    """A tiling of persistent.cuh by name: (BlockM, BlockN, ConsumerRows, ClusterM)."""
+    return numbers(PERSISTENT, rf"using {name} = Config<(\d+), (\d+), (\d+), (\d+)>;",
+                   f"using {name} = Config<BlockM, BlockN, ConsumerRows, ClusterM>")
 
 
 def cluster_shape():
     """Stage 19's pairs: (BlockM, BlockN, consumers a block, blocks a cluster, B box columns)."""
-    block_m, block_n, consumer_rows, cluster, _ = config("Wide")
+    block_m, block_n, consumer_rows, cluster = config("Wide")
     box = number(PERSISTENT,
                  r"for \(int box = static_cast<int>\(rank\); box < Cfg::kBlockN / (\d+); "
                  r"box \+= Cfg::kClusterM\)",
@@ -1213,7 +1213,7 @@ def operand_swap():
     # Its tilings (in pairs or alone) share one tile shape: the first launched names it.
     tiling = find(TF32_SWAPPED, r"launch_swapped<(\w+)>\(a, b, c\)",
                   "a launch of the swapped kernel, launch_swapped<Tiling>(a, b, c)").group(1)
-    block_m, block_n, consumer_rows, _, _ = config(tiling)
+    block_m, block_n, consumer_rows, _ = config(tiling)
     m, n, k = numbers(TF32_SWAPPED, r"wgmma_m(\d+)n(\d+)k(\d+)_tf32_a_registers\(acc",
                       "the wgmma_mMnNkK_tf32_a_registers(acc, ...) call")
     float_bytes = number(WARPGROUP, r"constexpr int kSliceFloats = kSliceRowBytes / (\d+);",

@@ -15,10 +15,9 @@ constexpr ClusterShape cluster_shape_of() {
   return {Cfg::kClusterM, Cfg::kThreads, Cfg::kSharedBytes};
 }
 
-// How many clusters of `shape` the GPU holds at once running `kernel` (132 SMs with one block
-// each: 66 pairs on the H100), asked of the device the first time for each kernel and device:
-// `shape` must be the kernel's own. A tiling's kernels with or without the TMA store or the
-// fixup take its threads and shared memory, one block an SM: a launcher may ask for any.
+// How many clusters of `shape` the GPU holds at once running `kernel` (66 pairs of 132 SMs on
+// the H100), asked of the device once per kernel and device. A tiling's kernels with or without
+// the TMA store or the fixup take the same threads and shared memory: a launcher may ask for any.
 int resident_clusters(const void* kernel, ClusterShape shape);
 template <class Cfg, class... Params>
 int resident_clusters_of(void (*kernel)(Params...)) {
@@ -30,15 +29,13 @@ int resident_clusters_of(void (*kernel)(Params...)) {
 long long even_rounds_clusters(long long tiles, long long resident);
 
 // Queues `kernel` on `clusters` clusters of `shape`, with the arguments at `args` (one pointer
-// per parameter, as cudaLaunchKernelExC takes them), after raising its dynamic shared memory
-// limit to the shape's; throws CudaError if either call fails.
+// per parameter, as cudaLaunchKernelExC takes them); throws CudaError if the launch fails.
 void launch_clusters(const void* kernel, ClusterShape shape, long long clusters, void** args);
 
-// Queues kernel(args...) on `clusters` clusters of Cfg's blocks. The lambda converts each
-// argument to its parameter's type, so that the pointers point at what the kernel expects.
+// kernel(args...) on `clusters` clusters of Cfg's blocks, each argument converted to its
+// parameter's type, so that the pointers point at what the kernel expects.
 template <class Cfg, class... Params, class... Args>
 void launch_in_clusters(void (*kernel)(Params...), long long clusters, const Args&... args) {
-  static_assert(sizeof...(Params) > 0, "a kernel with parameters: the pointers are an array");
   [&](Params... params) {
     void* pointers[] = {&params...};
     launch_clusters(reinterpret_cast<const void*>(kernel), cluster_shape_of<Cfg>(), clusters,

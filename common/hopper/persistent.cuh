@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cuda.h>
-#include <cuda_runtime.h>
 
 #include "common/hopper/cluster.cuh"
 #include "common/hopper/cluster_launch.hpp"
@@ -26,20 +25,16 @@ struct RowsOfA {
   }
 };
 
-// BlockM x BlockN tiles of C; consumers of ConsumerRows each (one or two m64nBlockN strips);
-// a cluster of ClusterM blocks stacked along M shares every slice of B; tiles walked in groups
-// of GroupM cluster rows. Three switches an ablation turns off: Persistent (one block per SM
-// looping over tiles, else one per tile), TmaStore (the store through shared memory and TMA,
-// where C allows) and EvenRounds (the fewest clusters that finish in as many rounds of tiles
-// as every cluster that fits would). Slots ring slots, each with a full and an empty barrier.
-template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, int GroupM, bool Persistent,
-          bool TmaStore = true, bool EvenRounds = true, int Slots = 4>
+// BlockM x BlockN tiles of C; consumers of ConsumerRows each (one or two m64nBlockN strips); a
+// cluster of ClusterM blocks stacked along M shares every slice of B; tiles walked in groups of
+// kGroupM cluster rows; Slots ring slots, each with a full and an empty barrier. EvenRounds (the
+// fewest clusters that finish in as many rounds of tiles as all that fit) an ablation turns off.
+template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, bool EvenRounds = true,
+          int Slots = 4>
 struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStagingBytes> {
   static constexpr int kConsumerRows = ConsumerRows;
   static constexpr int kClusterM = ClusterM;
-  static constexpr int kGroupM = GroupM;
-  static constexpr bool kPersistent = Persistent;
-  static constexpr bool kTmaStore = TmaStore;
+  static constexpr int kGroupM = 8;
   static constexpr bool kEvenRounds = EvenRounds;
   static constexpr int kConsumers = BlockM / ConsumerRows;
   static constexpr int kThreads = (1 + kConsumers) * 128;
@@ -47,10 +42,10 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
 };
 
 // The tilings the rule picks among: 128 x 256 tiles or 128 x 192, in clusters of two or alone.
-using Wide = Config<128, 256, 64, 2, 8, true>;
-using Narrow = Config<128, 192, 64, 2, 8, true>;
-using WideAlone = Config<128, 256, 64, 1, 8, true>;
-using NarrowAlone = Config<128, 192, 64, 1, 8, true>;
+using Wide = Config<128, 256, 64, 2>;
+using Narrow = Config<128, 192, 64, 2>;
+using WideAlone = Config<128, 256, 64, 1>;
+using NarrowAlone = Config<128, 192, 64, 1>;
 
 // A block's dynamic shared memory as Cfg lays it out: the ring of slots, each consumer's
 // staging buffer, then each slot's full and empty barriers.
@@ -67,9 +62,9 @@ struct SharedLayout {
         empty(full + Cfg::kSlots) {}
 };
 
-// Thread 0 initialises the barriers; then the block (or the cluster, since blocks arrive on
-// and copy into each other's) waits for them. empty[slot] counts every consumer of every
-// block in the cluster: each block's loads of B write into all of them.
+// Thread 0 initialises the barriers, then the block (or the cluster: its blocks arrive on and
+// copy into each other's) waits for them. empty[slot] counts every consumer of the cluster: each
+// block's loads of B write into all of its blocks.
 template <class Cfg>
 __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
   if (threadIdx.x == 0) {
@@ -87,8 +82,8 @@ __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
 }
 
 // The producer's step `it` (counted over every slice the block loads): once every consumer of
-// the cluster has freed the slot, slice s of the tile at (row0, col0) into it: the row part
-// (Ops::load_rows) and B's boxes. The blocks of a cluster need the same boxes; block r loads
+// the cluster has freed the slot, slice s of the tile at (row0, col0) into it, the row part
+// (Ops::load_rows) and B's boxes. The blocks of a cluster need the same boxes: block r loads
 // boxes r, r + kClusterM, ... and multicasts each to all.
 template <class Ops, class Cfg>
 __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
@@ -112,8 +107,8 @@ __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtenso
   }
 }
 
-// A consumer hands slot `it` back to every block of the cluster: its thread r arrives on rank
-// r's empty barrier.
+// A consumer hands slot `it` back to every block of the cluster: its thread r arrives on rank r's
+// empty barrier.
 template <class Cfg>
 __device__ inline void release_slot(const SharedLayout<Cfg>& layout, int it, int thread) {
   if (thread < Cfg::kClusterM) {
@@ -130,7 +125,7 @@ __device__ inline void release_slot(const SharedLayout<Cfg>& layout, int it, int
 template <class Cfg>
 struct TileOrder {
   int tiles_n;
-  int cluster_rows;  // rows of clusters: tile rows / kClusterM, rounded up
+  int cluster_rows;  // tile rows / kClusterM, rounded up
   __device__ TileOrder(const Matrix& c)
       : tiles_n((c.width + Cfg::kBlockN - 1) / Cfg::kBlockN),
         cluster_rows(((c.height + Cfg::kBlockM - 1) / Cfg::kBlockM + Cfg::kClusterM - 1) /
@@ -144,8 +139,8 @@ struct TileOrder {
 };
 
 // The producer: its thread 0 loads every slice of the block's tiles (first, first + step, ...)
-// in order, the ring running on across tiles (`it` counts slices over all of them), so that
-// the next tile's slices load while the consumers store this one.
+// in order, the ring running on across tiles, so that the next tile's slices load while the
+// consumers store this one.
 template <class Ops, class Cfg>
 __device__ inline void load_tiles(const SharedLayout<Cfg>& layout, const CUtensorMap* row_map,
                                   const CUtensorMap* col_map, const TileOrder<Cfg>& order,

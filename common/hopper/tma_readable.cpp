@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
 #include <cuda_runtime.h>
 
 #include "common/cuda_check.hpp"
+#include "common/matrix_bf16.hpp"
+#include "common/matrix_fp8.hpp"
 
 namespace ladder {
 namespace {
@@ -35,10 +38,21 @@ cudaMemPool_t copy_pool(int device) {
   return pool;
 }
 
-}  // namespace
+// Frees device memory on the default stream, after the work queued there before it.
+struct FreeOnDefaultStream {
+  void operator()(void* data) const { cudaFreeAsync(data, nullptr); }
+};
 
-void FreeOnDefaultStream::operator()(void* data) const { cudaFreeAsync(data, nullptr); }
+// A copy of an operand's rows and its stride in elements.
+struct RowsCopy {
+  std::unique_ptr<void, FreeOnDefaultStream> data;
+  int stride = 0;
+};
 
+// Where the rows at `data` (width x height elements of element_bytes, `stride` apart) are not
+// whole 16 bytes: their copy in rows of whole 128-byte lines (of 16 bytes, where lines would
+// break the int rule of common/matrix.hpp), queued on the default stream, from the copies' own
+// pool. Else no copy (data null).
 RowsCopy copy_rows_for_tma(const void* data, int width, int height, int stride,
                            int element_bytes) {
   const int per_line = 128 / element_bytes;
@@ -67,11 +81,55 @@ RowsCopy copy_rows_for_tma(const void* data, int width, int height, int stride,
   return result;
 }
 
+// The view m, or its copy in rows TMA can read, which this object owns.
+template <class View>
+class TmaReadable {
+ public:
+  explicit TmaReadable(View m) : view_(m) {
+    RowsCopy copy = copy_rows_for_tma(m.data, m.width, m.height, m.stride, sizeof(*m.data));
+    if (copy.data == nullptr) return;
+    view_.data = static_cast<decltype(m.data)>(copy.data.get());
+    view_.stride = copy.stride;
+    copy_ = std::move(copy.data);
+  }
+  View view() const { return view_; }
+  bool copied() const { return copy_ != nullptr; }
+
+ private:
+  View view_;
+  std::unique_ptr<void, FreeOnDefaultStream> copy_;
+};
+
+// Where C is empty or K is 0, writes C's zeros (the empty sums) and returns true.
 bool write_empty_product(Matrix c, int k) {
   if (c.empty()) return true;
   if (k > 0) return false;
   CUDA_CHECK(cudaMemset2D(c.data, sizeof(float) * c.stride, 0, sizeof(float) * c.width, c.height));
   return true;
+}
+
+template <class View>
+OperandPath launch_readable(View a, View b, Matrix c, const ReadableLaunch<View>& launch) {
+  if (write_empty_product(c, a.width)) return OperandPath::tma;
+  const TmaReadable<View> a_rows(a);
+  const TmaReadable<View> b_rows(b);
+  launch(a_rows.view(), b_rows.view());
+  return a_rows.copied() || b_rows.copied() ? OperandPath::tma_after_copy : OperandPath::tma;
+}
+
+}  // namespace
+
+OperandPath launch_on_readable_rows(Matrix a, Matrix b, Matrix c,
+                                    const ReadableLaunch<Matrix>& launch) {
+  return launch_readable(a, b, c, launch);
+}
+OperandPath launch_on_readable_rows(MatrixBf16 a, MatrixBf16 b, Matrix c,
+                                    const ReadableLaunch<MatrixBf16>& launch) {
+  return launch_readable(a, b, c, launch);
+}
+OperandPath launch_on_readable_rows(MatrixFp8 a, MatrixFp8 b, Matrix c,
+                                    const ReadableLaunch<MatrixFp8>& launch) {
+  return launch_readable(a, b, c, launch);
 }
 
 }  // namespace ladder

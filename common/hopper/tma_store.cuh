@@ -9,18 +9,16 @@
 
 namespace ladder::hopper {
 
-// The store's staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes, 16 KB.
-// For 128 x 256 tiles, 4 x 48 KB slots + 2 x 16 KB + 1 KB of alignment + barriers = 230,464
-// bytes, just under the H100's 232,448 a block.
+// The staging, per consumer: 64 rows x 64 FP32 columns as two 32-column boxes, 16 KB. For
+// 128 x 256 tiles, 4 x 48 KB slots + 2 x 16 KB + 1 KB + barriers = 230,464 bytes: the H100 has
+// 232,448 a block.
 constexpr int kStagingBytes = 64 * 64 * 4;
 
-// Store, through TMA: a consumer's 64 x N strip of accumulators goes out in 64-column passes.
-// Each pass its threads write 64 x 64 values into the staging buffer, in the 128-byte swizzle
-// that the TMA store reads (16-byte chunk q of row r at chunk q ^ (r % 8)), and one thread
-// hands the two 32-column boxes to TMA, which clips them at C's edges. (A half-warp's 4 rows
-// reach 4 of the 8 chunk positions: 2-way bank conflicts, Nsight Compute's 4.7 wavefronts a
-// request against 2.) The consumer moves on once the copy engine has read the buffer: the
-// writes to C overlap the next tile's products.
+// A consumer's 64 x N strip of accumulators out in 64-column passes. Each pass its threads write
+// 64 x 64 values into the staging buffer in the 128-byte swizzle that the TMA store reads (16-byte
+// chunk q of row r at chunk q ^ (r % 8)), and one thread hands the two 32-column boxes to TMA,
+// which clips them at C's edges. (A half-warp's 4 rows reach 4 of the 8 chunk positions: 2-way
+// bank conflicts.) The writes to C overlap the next tile's products.
 template <int N>
 __device__ inline void store_strip_through_tma(const CUtensorMap* c_map, unsigned char* staging,
                                                const float (&acc)[N / 2], int row0, int col0,

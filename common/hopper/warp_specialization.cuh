@@ -1,13 +1,11 @@
-// The register split of a warp-specialised block: one producer warpgroup, which issues the
-// TMA copies and needs few registers, and two consumer warpgroups, which hold the accumulators
-// (PTX ISA 8.0, setmaxnreg, sm_90a).
+// The register split of a warp-specialised block: one producer warpgroup, which issues the TMA
+// copies and needs few registers, and two consumer warpgroups, which hold the accumulators.
 #pragma once
 
 namespace ladder::hopper {
 
-// setmaxnreg for one producer warpgroup and two consumers: 384 threads start with 168 registers
-// each (65536 / 384, rounded down to 8); the producer keeps 40, so each consumer thread can
-// have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
+// 384 threads start with 168 registers each (65536 / 384, rounded down to 8); the producer
+// keeps 40, so each consumer thread can have 232 (40 * 128 + 2 * 232 * 128 <= 65536).
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
 

@@ -1,9 +1,7 @@
-// What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the ring of
-// shared-memory slots that TMA fills and wgmma reads (its layout, the descriptors that name it, the
-// shared memory it takes), the BF16 product of one slice and the synchronisation around it, the
-// store of the accumulators and a barrier for one warpgroup (the register split of warp-specialised
-// blocks is in warp_specialization.cuh). The wgmma products themselves are in wgmma.cuh; each
-// wrapper here is one PTX instruction or a few (PTX ISA 8.0, sm_90a).
+// What the Hopper kernels build for a warpgroup (four warps that issue wgmma together): the ring
+// of shared-memory slots that TMA fills and wgmma reads, the descriptors that name a slot, the
+// BF16 product of one slice and the synchronisation around it, the store of the accumulators and
+// a barrier for one warpgroup. The wgmma instructions themselves are in wgmma.cuh (PTX ISA 8.0).
 #pragma once
 
 #include <cstddef>
@@ -21,8 +19,6 @@
 
 namespace ladder::hopper {
 
-// ---- The ring ----------------------------------------------------------------------------
-
 // Every slice is 64 BF16 deep: 128 bytes, one row of the 128-byte swizzle that TMA writes and
 // wgmma reads. A slot's A part is rows x 64 (K-major); its B part is 64 x 64 boxes side by side.
 constexpr int kSliceK = 64;
@@ -31,11 +27,10 @@ constexpr int kSliceFloats = kSliceRowBytes / 4;  // a TF32 slice: 32 floats, th
 constexpr int kBoxBytes = 64 * kSliceRowBytes;    // one 64 x 64 BF16 box of B: 8 KB
 constexpr int kSwizzleAtomBytes = 1024;           // 8 rows x 128 bytes: the swizzle's period
 
-// A block's BlockM x BlockN tile of C and the ring of Slots slots it loads into, each a slice
-// of A (BlockM rows) and one of B (BlockN / 64 boxes), in dynamic shared memory: after the ring
-// StagingBytes of the kernel's own (the persistent kernels' epilogue), then BarriersPerSlot
-// mbarriers of 8 bytes per slot. The kernel asks for 1 KB more than these to align the ring to
-// the swizzle's period (align_to_swizzle). The Hopper kernels' tile types derive from it.
+// A block's BlockM x BlockN tile of C and the ring of Slots slots it loads into, each a slice of
+// A (BlockM rows) and one of B (BlockN / 64 boxes), in dynamic shared memory: then StagingBytes
+// of the kernel's own (the epilogue's), then BarriersPerSlot mbarriers of 8 bytes a slot, and 1 KB
+// to align the ring to the swizzle's period (align_to_swizzle).
 template <int BlockM, int BlockN, int Slots, int BarriersPerSlot, int StagingBytes = 0>
 struct SlotRing {
   static constexpr int kBlockM = BlockM;
@@ -48,7 +43,7 @@ struct SlotRing {
 };
 
 // Dynamic shared memory rounded up to the swizzle's 1024-byte period, which TMA's 128-byte
-// swizzle and the descriptors below assume (the ring's kSharedBytes holds 1 KB extra for it).
+// swizzle and the descriptors below assume.
 __device__ inline unsigned char* align_to_swizzle(unsigned char* p) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
   return reinterpret_cast<unsigned char*>((at + kSwizzleAtomBytes - 1) &
@@ -68,8 +63,6 @@ __device__ inline std::uint64_t descriptor(const void* tile, std::uint32_t leadi
   d |= 1ull << 62;  // 128-byte swizzle
   return d;
 }
-
-// ---- A warpgroup's product of one slice ----------------------------------------------------
 
 // Orders this warpgroup's earlier register accesses before the wgmma that follow.
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -108,8 +101,6 @@ __device__ inline void multiply_slice(const __nv_bfloat16* a_strip, const __nv_b
     wgmma_k16<N>(acc, a, b, (accumulate || k > 0) ? 1 : 0);
   }
 }
-
-// ---- The store of its accumulators ------------------------------------------------------------
 
 // Writes a warpgroup's 64 x N accumulators to c at (row0, col0), guarded at c's edges. The
 // wgmma layout: thread t holds rows 16 * (t / 32) + (t % 32) / 4 and 8 below it, and in each
