@@ -5,6 +5,9 @@ the including file, then from the repository's root), generated files left out (
 first five lines say "generated" or "written by scripts/").
 
     python3 scripts/reader_cost.py [REPO]          one line per stage: `stage lines files`
+    python3 scripts/reader_cost.py --new [REPO]    and a fourth column: the lines new to a reader
+                                                   who has read the stage before (its files and
+                                                   those headers the stage before did not include)
     python3 scripts/reader_cost.py --check [REPO]  exits 1 where a stage is over its budget
 
 The budget is 1,000 lines a stage (common/README.md). The stages not yet within it are listed
@@ -40,8 +43,8 @@ def included(repo, name, by):
     return None
 
 
-def cost(repo, stage):
-    """(lines, files) a reader opens for the stage folder `stage`."""
+def opened(repo, stage):
+    """The files a reader opens for the stage folder `stage`, generated ones left out."""
     todo = [p.resolve() for p in sorted((repo / stage).rglob("*"))
             if p.suffix in CODE and p.is_file()]
     seen = set(todo)
@@ -52,8 +55,24 @@ def cost(repo, stage):
             if found is not None and found not in seen:
                 seen.add(found)
                 todo.append(found)
-    files = [p for p in seen if not generated(p)]
-    return sum(len(p.read_text(errors="replace").splitlines()) for p in files), len(files)
+    return {p for p in seen if not generated(p)}
+
+
+def lines(files):
+    return sum(len(p.read_text(errors="replace").splitlines()) for p in files)
+
+
+def cost(repo, stage):
+    """(lines, files) a reader opens for the stage folder `stage`."""
+    files = opened(repo, stage)
+    return lines(files), len(files)
+
+
+def new_to_reader(repo, stage, before):
+    """The lines of `stage` that a reader of the stage `before` (None: no stage) has not read:
+    the stage's own files and the headers that `before` did not include."""
+    read = opened(repo, before) if before is not None else set()
+    return lines(opened(repo, stage) - read)
 
 
 def stages(repo):
@@ -80,13 +99,17 @@ def problems(costs, over):
 
 def main(args):
     check = "--check" in args
-    rest = [a for a in args if a != "--check"]
+    new = "--new" in args
+    rest = [a for a in args if a not in ("--check", "--new")]
     repo = pathlib.Path(rest[0] if rest else pathlib.Path(__file__).parent.parent).resolve()
     costs = {}
+    before = None
     for stage in stages(repo):
         costs[stage], files = cost(repo, stage)
         if not check:
-            print(f"{stage} {costs[stage]} {files}")
+            extra = f" {new_to_reader(repo, stage, before)}" if new else ""
+            print(f"{stage} {costs[stage]} {files}{extra}")
+        before = stage
     if not check:
         return 0
     found = problems(costs, OVER)

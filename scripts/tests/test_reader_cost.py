@@ -30,6 +30,17 @@ class ReaderCostTest(ScriptTest):
         })
         self.assertEqual(reader_cost.cost(repo, "01_a"), (3 + 1 + 2 + 3, 4))
 
+    def test_new_to_a_reader_is_what_the_stage_before_did_not_include(self):
+        repo = self.tree({
+            "01_a/kernel.cu": '#include "common/b.hpp"\n',                       # 1 line
+            "02_b/kernel.cu": '#include "common/b.hpp"\n#include "common/c.hpp"\nint k;\n',
+            "common/b.hpp": "int b;\nint bb;\n",                                  # 2 lines
+            "common/c.hpp": "int c;\nint cc;\nint ccc;\n",                        # 3 lines
+        })
+        self.assertEqual(reader_cost.new_to_reader(repo, "01_a", None), 1 + 2)
+        self.assertEqual(reader_cost.new_to_reader(repo, "02_b", "01_a"), 3 + 3)
+        self.assertEqual(reader_cost.cost(repo, "02_b"), (3 + 2 + 3, 3))
+
     def test_the_budget_and_the_list_of_stages_over_it(self):
         over = {"03_c": 1500, "04_d": 1200, "05_gone": 1100, "06_e": 1300}
         costs = {"01_a": 1000, "02_b": 1001, "03_c": 1500, "04_d": 990, "06_e": 1299}
