@@ -28,8 +28,8 @@ int resident_clusters_of(void (*kernel)(Params...)) {
 // shares then differ by at most one tile (the even rounds of README 18).
 long long even_rounds_clusters(long long tiles, long long resident);
 
-// Queues `kernel` on `clusters` clusters of `shape`, with the arguments at `args` (one pointer
-// per parameter, as cudaLaunchKernelExC takes them); throws CudaError if the launch fails.
+// Queues `kernel` on `clusters` clusters of `shape`, with `args` (a pointer per parameter), after
+// raising its dynamic shared-memory limit to the shape's; throws CudaError if either call fails.
 void launch_clusters(const void* kernel, ClusterShape shape, long long clusters, void** args);
 
 // kernel(args...) on `clusters` clusters of Cfg's blocks, each argument converted to its

@@ -1,5 +1,5 @@
 // mbarriers: counters in shared memory that threads and the copy engine arrive on, a phase
-// completing when the expected arrivals (and TMA's bytes) are in. One PTX instruction each.
+// completing when the expected arrivals (and TMA's bytes) are in. One PTX instruction a wrapper.
 #pragma once
 
 #include <cstdint>

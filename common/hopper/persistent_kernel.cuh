@@ -1,4 +1,4 @@
-// The persistent kernel in clusters: one block per SM walks the output tiles in the tile order
+// The persistent kernel in clusters: at most one block per SM walks the output tiles in the tile order
 // of common/tile_order.cuh; a cluster's blocks share each slice of B through TMA multicast; the
 // epilogue stores through TMA or directly. Its operands are a parameter (Bf16Operands,
 // bf16_operands.cuh); its building blocks are persistent.cuh's. And by_size, the rule that

@@ -40,6 +40,8 @@ class ReaderCostTest(ScriptTest):
         self.assertEqual(reader_cost.new_to_reader(repo, "01_a", None), 1 + 2)
         self.assertEqual(reader_cost.new_to_reader(repo, "02_b", "01_a"), 3 + 3)
         self.assertEqual(reader_cost.cost(repo, "02_b"), (3 + 2 + 3, 3))
+        done = self.run_script("scripts/reader_cost.py", "--new", str(repo))
+        self.assertEqual((done.returncode, done.stdout), (0, "01_a 3 2 3\n02_b 8 3 6\n"))
 
     def test_the_budget_and_the_list_of_stages_over_it(self):
         over = {"03_c": 1500, "04_d": 1200, "05_gone": 1100, "06_e": 1300}
