@@ -30,8 +30,7 @@ using namespace persistent;
 // Stage 19's kernel walking parts of tiles: a part that does not finish its tile saves its sums
 // and sets its flag; the finishing part adds the others' sums in the fixed order, then stores
 // (meet_parts, common/hopper/tile_parts.cuh). It waits only for lower-numbered clusters, so
-// every wait ends (README.md, B). Where the launch divides nothing, Divided is false: every part
-// is a whole tile (WholeTileWalk, which holds fewer registers), in stage 19's schedule.
+// every wait ends (README.md, B). Divided: whether the launch cuts any tile (walk_parts).
 template <class Cfg, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
@@ -49,19 +48,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   const TileOrder<Cfg> order(c);
   const int cluster = blockIdx.x / kClusterM;
-  auto walk_parts = [&] {
-    if constexpr (Divided) {
-      return PartWalk(division, cluster);
-    } else {
-      return WholeTileWalk(order.count(), division.slices, cluster, division.clusters);
-    }
-  };
 
   if (threadIdx.x / 128 == 0) {
     // Producer: stage 19's, over the slices of each part.
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      load_parts<Bf16Operands>(layout, &a_map, &b_map, order, walk_parts(), rank);
+      load_parts<Bf16Operands>(layout, &a_map, &b_map, order,
+                               walk_parts<Divided>(division, order.count(), cluster), rank);
     }
   } else {
     // Consumers: stage 19's product over each part's slices, then the part's end.
@@ -72,7 +65,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     auto release = [&](int it) { release_slot(layout, it, thread); };
     float acc[kN / 2];
     int it = 0;
-    auto walk = walk_parts();
+    auto walk = walk_parts<Divided>(division, order.count(), cluster);
     Part part{};
     while (walk.next(part)) {
       const auto [row0, col0] = order.origin(part.tile, rank);
@@ -124,7 +117,7 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   const bool tma_store = allows_tma_store(c);
   // Without the TMA store the kernel never reads c_map; A's map stands in for it.
   const CUtensorMap c_map = tma_store ? make_store_tensor_map_2d(c, 32, 64) : a_map;
-  if (kScheme == Scheme::data_parallel || division.whole_tiles == division.tiles) {
+  if (division.whole_tiles == division.tiles) {
     const auto kernel =
         tma_store ? gemm_stream_k<Cfg, true, false> : gemm_stream_k<Cfg, false, false>;
     launch_in_clusters<Cfg>(kernel, division.clusters, a_map, b_map, c_map, c, division,

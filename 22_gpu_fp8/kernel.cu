@@ -184,8 +184,7 @@ __device__ inline void store_scaled(float (&out)[N / 2], float dequantize, const
   }
 }
 
-// Divided: the launch cuts tiles into parts along K (stage 21's walk and meet_parts), else
-// every part is a whole tile (stage 19's walk, with fewer registers).
+// Divided: whether the launch cuts tiles into parts along K, as stage 21's (walk_parts).
 template <class K, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(K::kThreads, 1)
     gemm_fp8(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
@@ -200,19 +199,13 @@ __global__ void __launch_bounds__(K::kThreads, 1)
 
   const TileOrder<K> order(c);
   const int cluster = blockIdx.x / K::kClusterM;
-  auto walk_parts = [&] {
-    if constexpr (Divided) {
-      return PartWalk(division, cluster);
-    } else {
-      return WholeTileWalk(order.count(), division.slices, cluster, division.clusters);
-    }
-  };
 
   if (threadIdx.x / 128 == 0) {
     // Producer: the slices of each part the cluster walks (stage 21's).
     registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      load_parts<E4m3Operands>(layout, &a_map, &b_map, order, walk_parts(), rank);
+      load_parts<E4m3Operands>(layout, &a_map, &b_map, order,
+                               walk_parts<Divided>(division, order.count(), cluster), rank);
     }
   } else {
     registers_increase<kConsumerRegisters>();
@@ -223,7 +216,7 @@ __global__ void __launch_bounds__(K::kThreads, 1)
     float dequantize = 1.0f;   // per tensor, applied once, at the store
     if constexpr (!K::kBlockScaled) dequantize = scales.a->dequantize * scales.b->dequantize;
     int it = 0;
-    auto walk = walk_parts();
+    auto walk = walk_parts<Divided>(division, order.count(), cluster);
     Part part{};
     while (walk.next(part)) {
       const auto [row0, col0] = order.origin(part.tile, rank);

@@ -1,7 +1,6 @@
-// Tiles cut into parts along K, device side: the parts a cluster walks, which part finishes a
-// tile and whose sums it adds, the flags that say a part's sums are in the workspace, and a
-// consumer's sums to and from its slot there (21_gpu_stream_k/README.md, A and B). The division
-// itself is worked out on the host (tile_parts.hpp).
+// Tiles cut into parts along K, device side: the parts a cluster walks, which part finishes a tile
+// and whose sums it adds, the flags saying a part's sums are in the workspace, and a consumer's
+// sums in its slot there (21_gpu_stream_k/README.md, A and B; the host side is tile_parts.hpp).
 #pragma once
 
 #include "common/hopper/persistent.cuh"
@@ -62,9 +61,7 @@ class PartWalk {
   bool split_taken_ = false;
 };
 
-// The parts of a launch that divides nothing (stage 19's walk): whole tiles cluster, cluster +
-// clusters, ..., each from slice 0 to `slices`. A kernel built for both walks takes this one
-// where it can: the walk above holds more registers, which the consumers' sums need.
+// A launch that divides nothing (stage 19's walk): tiles cluster, cluster + clusters, ..., whole.
 class WholeTileWalk {
  public:
   __device__ WholeTileWalk(int tiles, int slices, int cluster, int clusters)
@@ -83,6 +80,16 @@ class WholeTileWalk {
   int tile_;
   int clusters_;
 };
+
+// A cluster's walk: PartWalk where the launch divides tiles, else WholeTileWalk (fewer registers).
+template <bool Divided>
+__device__ inline auto walk_parts(const Division& d, int tiles, int cluster) {
+  if constexpr (Divided) {
+    return PartWalk(d, cluster);
+  } else {
+    return WholeTileWalk(tiles, d.slices, cluster, d.clusters);
+  }
+}
 
 // The producer's thread 0 over the parts `walk` hands out: their slices in order, the ring
 // running on across parts, as load_tiles across whole tiles (persistent.cuh).
