@@ -62,17 +62,10 @@ def lines(files):
     return sum(len(p.read_text(errors="replace").splitlines()) for p in files)
 
 
-def cost(repo, stage):
-    """(lines, files) a reader opens for the stage folder `stage`."""
-    files = opened(repo, stage)
-    return lines(files), len(files)
-
-
-def new_to_reader(repo, stage, before):
-    """The lines of `stage` that a reader of the stage `before` (None: no stage) has not read:
-    the stage's own files and the headers that `before` did not include."""
-    read = opened(repo, before) if before is not None else set()
-    return lines(opened(repo, stage) - read)
+def new_to_reader(files, read):
+    """The lines of `files` (a stage's, as opened() gives them) that a reader who has read the
+    files `read` (the stage before's) has not: the stage's own and the headers not read before."""
+    return lines(files - read)
 
 
 def stages(repo):
@@ -103,13 +96,14 @@ def main(args):
     rest = [a for a in args if a not in ("--check", "--new")]
     repo = pathlib.Path(rest[0] if rest else pathlib.Path(__file__).parent.parent).resolve()
     costs = {}
-    before = None
+    read = set()
     for stage in stages(repo):
-        costs[stage], files = cost(repo, stage)
+        files = opened(repo, stage)
+        costs[stage] = lines(files)
         if not check:
-            extra = f" {new_to_reader(repo, stage, before)}" if new else ""
-            print(f"{stage} {costs[stage]} {files}{extra}")
-        before = stage
+            extra = f" {new_to_reader(files, read)}" if new else ""
+            print(f"{stage} {costs[stage]} {len(files)}{extra}")
+        read = files
     if not check:
         return 0
     found = problems(costs, OVER)
