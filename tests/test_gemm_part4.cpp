@@ -518,6 +518,21 @@ TEST_CASE("21's model prices a division that divides nothing as whole tiles", "[
   REQUIRE(us(64, Scheme::split_k, 384, 512, 4136) != us(64, Scheme::data_parallel, 384, 512, 4136));
 }
 
+// The launchers run the whole-tile kernel wherever the division cuts no tile, so a data-parallel
+// division must never cut one, whatever the tiles, slices and clusters.
+TEST_CASE("divide() never cuts a tile for a data-parallel launch", "[stage21]") {
+  for (const long long tiles : {1LL, 65LL, 66LL, 67LL, 132LL, 133LL, 1000LL}) {
+    for (const int slices : {1, 16, 224}) {
+      for (const int resident : {1, 66, 132}) {
+        const Division d = divide(tiles, slices, resident, Scheme::data_parallel, 16);
+        CAPTURE(tiles, slices, resident);
+        REQUIRE(d.whole_tiles == d.tiles);
+        REQUIRE(d.tiles == tiles);
+      }
+    }
+  }
+}
+
 TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
   check_part4(stream_k_variants(stream_k_configs(), workspace), OperandPath::tma,
