@@ -23,7 +23,8 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
-                 and s - 1 partial tiles added by the finishing part
+                 and the partial tiles read one after another on the longest chain of the
+                 tree the s ranges meet in (tree_reads(s): s - 1 for s up to 4)
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
                  slices, which touches ceil(share / L) + 1 tiles; with S those slices, the
                  runs are S // R slices or one more, so a tile's finishing part (a slice at
@@ -77,12 +78,15 @@ SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldou
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
 FIT_CLOCK_MHZ = 1980
-# Split-K's most ranges a tile, written into the constants for divide(): the fastest of the caps
-# 4, 16 and 64 on six shapes of one tile row and a long K (results/21_gpu_stream_k/notes.md).
-MAX_SPLIT = 16
+# Split-K's most ranges a tile, written into the constants for divide() (results/
+# 21_gpu_stream_k/notes.md, split-K into more ways).
+MAX_SPLIT = 64
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
 CHECK_LISTS = SHAPE_LISTS
+# The lists whose picks the C++ test checks: the four, and one of few tiles and a long K, where
+# split-K cuts a tile into many ranges.
+PICK_LISTS = SHAPE_LISTS + ["huge_k_shapes.csv"]
 CUBLAS = "cuBLAS BF16 (FP32 accumulate)"
 DEFAULT = "by_shape"
 SLICE_K = 64
@@ -126,6 +130,43 @@ def split_ways(t, resident, slices, most):
     return 1 if rest == 0 else min(resident // rest, most, slices)
 
 
+TREE_WIDTH = 4  # tile_parts.hpp's kTreeWidth
+
+
+def tree_unit(i):
+    """The largest power of TREE_WIDTH dividing i: range i holds ranges (i - unit, i]."""
+    unit = 1
+    while i % (unit * TREE_WIDTH) == 0:
+        unit *= TREE_WIDTH
+    return unit
+
+
+def tree_reads(ways):
+    """The partial tiles read one after another before a tile split `ways` ways holds its sum,
+    as tile_parts.cuh's meet_parts adds them: range i first reads i - j u (j = 1..3, u = 1, 4,
+    ... below its unit), the last range then the ranges before its own; each range saves one
+    transfer after its last read; less the leaves' first save."""
+    saved = [0] * (ways + 1)
+    t = 0
+    for i in range(1, ways + 1):
+        t = 0
+        unit = tree_unit(i)
+        order = []
+        u = 1
+        while u < unit:
+            order += [i - j * u for j in range(1, TREE_WIDTH)]
+            u *= TREE_WIDTH
+        if i == ways:
+            b = i - unit
+            while b > 0:
+                order.append(b)
+                b -= tree_unit(b)
+        for r in order:
+            t = max(t, saved[r]) + 1
+        saved[i] = t + 1
+    return t - 1
+
+
 def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     """(slices, tiles, partial tiles) of the slowest cluster, and whether the scheme divided;
     slices slice_k deep."""
@@ -134,7 +175,7 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     if scheme == "split":
         s = split_ways(t, r, slices, most)
         if s > 1:
-            return ((t // r) * slices + cdiv(slices, s), t // r + 1, s - 1), True
+            return ((t // r) * slices + cdiv(slices, s), t // r + 1, tree_reads(s)), True
     if scheme == "stream" and t % r:
         before = max(0, t // r - 1) * r
         rest = (t - before) * slices
@@ -431,7 +472,7 @@ def picks_text(model):
     the DRAM rate the prediction took (the record's cudaMemcpy rate, which a rerun moves)."""
     rows = ["m,n,k,pick,predicted_us,bytes_per_us"]
     seen = set()
-    for name in SHAPE_LISTS:
+    for name in PICK_LISTS:
         for m, n, k in list_shapes(name):
             if (m, n, k) in seen:
                 continue

@@ -539,6 +539,12 @@ TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][s
               stream_k_cases(), OperandPath::tma_after_copy);
 }
 
+// One tile of 128 x 64 or 128 x 128 and 50 slices: split-K cuts it into 50 ranges (split_ways:
+// one tile of 132 SMs' wave, at most max_split, at most the slices), which meet in the tree
+// (tile_parts.hpp): range 48 adds ranges 47 to 45 and 44, 40, 36, and the last, 50, adds 49, 48,
+// 32 and 16.
+constexpr test::GemmCase kTreeSplitShape{100, 56, 3144};
+
 // The partial tiles are added in a fixed order, so split-K and Stream-K give the same bits
 // every run, as the whole tiles do. At 384 x 512 x 4136 every variant named divides its tiles
 // (by_shape: 128 x 64 tiles split 5 ways; Stream-K runs of 3-6 slices); under the sanitizers,
@@ -554,15 +560,19 @@ TEST_CASE("21 Stream-K: bit-identical results run after run",
                                         "128x256_c2_stream", "128x128_c1_stream"},
                                        workspace),
                      repeat);
+  // One tile cut into 50 ranges that meet in the tree (kTreeSplitShape).
+  require_repeatable(stream_k_variants({"128x64_c1_split"}, workspace),
+                     Repeats{kTreeSplitShape, repeat.runs});
 }
 
-// The variants of stage 21 that divide tiles, on a shape where each does (384 x 512 x 4136:
-// 65 slices over a few tiles), on inputs laid out as kAlignedPadding (TMA). `around_launch`
-// gets each variant's launch, which poisons C first; C is checked by require_product after.
+// The variants of stage 21 that divide tiles, on a shape where each does (by default 384 x 512 x
+// 4136: 65 slices over a few tiles), on inputs laid out as kAlignedPadding (TMA).
+// `around_launch` gets each variant's launch, which poisons C first; C is checked by
+// require_product after.
 void require_dividing_variants_right(
     const StreamKWorkspace& workspace, const std::vector<std::string>& names,
-    const std::function<void(const std::function<void()>& launch)>& around_launch) {
-  const test::GemmCase shape{384, 512, 4136};
+    const std::function<void(const std::function<void()>& launch)>& around_launch,
+    const test::GemmCase shape = {384, 512, 4136}) {
   HostMatrix a = test::random_matrix(shape.m, shape.k, 0, 1);
   HostMatrix b = test::random_matrix(shape.k, shape.n, 0, 2);
   Bf16Operand a_device = place(a.view(), kAlignedPadding);
@@ -596,6 +606,12 @@ TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the ri
       [&](const std::function<void()>& launch) {
         REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });
+  require_dividing_variants_right(
+      workspace, {"128x128_c1_split", "128x64_c1_split"},
+      [&](const std::function<void()>& launch) {
+        REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
+      },
+      kTreeSplitShape);
 }
 
 // A part that waits for a part of a block started after its own hangs where the GPU holds
@@ -606,11 +622,13 @@ TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the ri
 TEST_CASE("21 Stream-K: finishes beside a kernel that holds every SM but one",
           "[gpu][sm90][stage21][beside_busy_sms]") {
   const StreamKWorkspace workspace;
+  auto beside_busy_sms = [](const std::function<void()>& launch) {
+    REQUIRE(test::finishes_beside_busy_sms(launch));
+  };
   require_dividing_variants_right(
-      workspace, {"128x128_c1_stream", "128x128_c1_split", "128x64_c1_split"},
-      [](const std::function<void()>& launch) {
-        REQUIRE(test::finishes_beside_busy_sms(launch));
-      });
+      workspace, {"128x128_c1_stream", "128x128_c1_split", "128x64_c1_split"}, beside_busy_sms);
+  require_dividing_variants_right(workspace, {"128x128_c1_split", "128x64_c1_split"},
+                                  beside_busy_sms, kTreeSplitShape);
 }
 
 // Stage 20's variant: FP32 operands rounded to TF32 values (so the reference's products

@@ -5,8 +5,10 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/cuda_check.hpp"
+#include "common/hopper/tile_parts.hpp"
 
 namespace ladder {
 namespace {
@@ -25,6 +27,27 @@ const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candid
                               std::to_string(candidate.cluster));
 }
 
+// The partial tiles read, one after another, before a tile split `ways` ways holds its sum:
+// the tree's longest chain (tile_parts.hpp), each range's sums saved one transfer after its last
+// read; less the leaves' first save, which every range makes at once.
+long long tree_reads(int ways) {
+  std::vector<long long> saved(ways + 1);
+  long long t = 0;
+  for (int i = 1; i <= ways; ++i) {
+    t = 0;
+    auto read = [&](int range) { t = std::max(t, saved[range]) + 1; };
+    const int unit = tree_unit(i);
+    for (int u = 1; u < unit; u *= kTreeWidth) {
+      for (int j = 1; j < kTreeWidth; ++j) read(i - j * u);
+    }
+    if (i == ways) {
+      for (int below = i - unit; below > 0; below -= tree_unit(below)) read(below);
+    }
+    saved[i] = t + 1;
+  }
+  return t - 1;
+}
+
 // What the slowest cluster does, as stage 21's divide() hands out the work.
 struct Work {
   long long slices = 0;    // slices it multiplies
@@ -41,7 +64,8 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
   if (scheme == Scheme::split_k) {
     const long long ways = split_ways(tiles, resident, slices, max_split);
     if (ways > 1) {
-      return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1, ways - 1, true};
+      return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1,
+              tree_reads(static_cast<int>(ways)), true};
     }
   }
   if (scheme == Scheme::stream_k && rest != 0) {

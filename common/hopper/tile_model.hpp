@@ -16,19 +16,15 @@ struct ModelGpu {
   double bytes_per_us = 0;  // what DRAM delivers to a copy
 };
 
-// The current device's counts, with `pairs` as the caller counts them for its own kernel
-// (cluster_launch.hpp's resident_clusters_of). The rest is asked of the driver the first time
-// for each device and kept under a lock (host threads may launch at once): the driver takes
-// about a millisecond to tell the clocks, which asked on every call would cost more than the
-// product on most shapes of the lists. The copy rate is the peak the memory clock and bus width
-// give (two transfers a clock) times the share of it cudaMemcpy reached on the H200: 4,178 of
-// 4,814 GB/s (results/21_gpu_stream_k/model.md).
+// The current device's counts, `pairs` as the caller counts them for its kernel. The rest is asked
+// of the driver once per device, under a lock: telling the clocks takes about a millisecond. The
+// copy rate: the memory clock's peak (two transfers a clock) times the share cudaMemcpy reached
+// on the H200, 4,178 of 4,814 GB/s (results/21_gpu_stream_k/before_tree/model.md).
 ModelGpu current_gpu(int pairs);
 
 // Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
-// `resident` clusters: as many as fill the wave, at most `most` (each range more adds a partial
-// tile to write and read back for a shorter product), 1 where the waves are whole or the last
-// one too full to split. divide() cuts the tiles so, and the model counts them so.
+// `resident` clusters: as many as fill the wave, at most `most` and the slices; 1 where the waves
+// are whole or the last too full to split. divide() cuts so, and the model counts so.
 int split_ways(long long tiles, long long resident, long long slices, int most);
 
 // How a variant divides the tiles among the clusters (21_gpu_stream_k/README.md, A): whole
@@ -36,8 +32,7 @@ int split_ways(long long tiles, long long resident, long long slices, int most);
 // two waves' slices shared evenly (Stream-K).
 enum class Scheme { data_parallel, split_k, stream_k };
 
-// What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by
-// `scheme`.
+// What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by `scheme`.
 struct Candidate {
   int block_n;
   int cluster;

@@ -108,27 +108,8 @@ __device__ inline void load_parts(const persistent::SharedLayout<Cfg>& layout,
   }
 }
 
-// The part that stores its tile: the one with its last slice. Every other part of the tile
-// belongs to a lower-numbered cluster and leaves its sums in the workspace for it.
-__device__ inline bool finishes_tile(const Division& d, const Part& p) {
-  return p.k_end == d.slices;
-}
-
-// The clusters [first, end) whose partial sums the finishing part of a tile adds, in this
-// order, every run: the tile's other split-K ranges, or the earlier Stream-K runs that cover
-// the tile's first slices.
-__device__ inline int2 contributors(const Division& d, int cluster, const Part& p) {
-  if (p.k_begin == 0) return make_int2(0, 0);
-  if (d.split > 0) return make_int2(cluster - d.split + 1, cluster);
-  const long long tile_begin = static_cast<long long>(p.tile) * d.slices;
-  int first = cluster - 1;
-  while (stream_start(d, first) > tile_begin) --first;
-  return make_int2(first, cluster);
-}
-
-// Sets the flag to this launch's number (21_gpu_stream_k/README.md, B), publishing this
-// thread's earlier writes (and, after a barrier, its block's) to any thread on the GPU that
-// reads it with flag_wait.
+// Sets the flag to this launch's number (README.md, B), publishing this thread's earlier writes
+// (after a barrier, its block's) to any thread on the GPU that reads it with flag_wait.
 __device__ inline void flag_set(int* flag, unsigned launch) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(launch) : "memory");
 }
@@ -170,8 +151,7 @@ struct PartialTiles {
   unsigned launch;
 };
 
-// The workspace, whose slots hold 128 x 256 sums a block, as Cfg's next launch meets in it,
-// under a number no launch has used.
+// The workspace (128 x 256 sums a block) as Cfg's next launch meets in it, under a new number.
 template <class Cfg>
 PartialTiles partial_tiles_for_launch(const StreamKWorkspace& workspace) {
   static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
@@ -180,11 +160,11 @@ PartialTiles partial_tiles_for_launch(const StreamKWorkspace& workspace) {
           next_launch_number()};
 }
 
-// The end of a part for one consumer of block `rank` of the cluster: a part that does not
-// finish its tile saves the consumer's sums in its slot of the workspace and sets its flag, then
-// returns false; the finishing part adds the other parts' sums, in the fixed order, and returns
-// true: the sums are then the tile's, to store. It waits only for lower-numbered clusters, so
-// every wait ends (21_gpu_stream_k/README.md, B).
+// The end of a part for one consumer of block `rank`: it adds the saved sums of the parts it
+// meets (README.md, B): split-K's range i those below it in the tree (i - j u, j < 4, u = 1, 4,
+// ... < tree_unit(i)), the last range also those before its own subtree; a Stream-K tile's
+// finisher the earlier runs'. Then a part that does not finish its tile saves its sums and sets
+// its flag (false); the finisher holds the tile's sums (true). Waits are on lower clusters only.
 template <class Cfg, int N>
 __device__ inline bool meet_parts(const PartialTiles& work, const Division& d, const Part& part,
                                   int cluster, std::uint32_t rank, int consumer,
@@ -194,23 +174,37 @@ __device__ inline bool meet_parts(const PartialTiles& work, const Division& d, c
   auto slot_of = [&](int g) {
     return (g * Cfg::kClusterM + static_cast<int>(rank)) * Cfg::kConsumers + consumer;
   };
-  if (!finishes_tile(d, part)) {
-    // Save: every thread's sums, then (after all 128 have written) the flag.
-    const int mine = slot_of(cluster);
-    save_partial<N>(work.partials + static_cast<long long>(mine) * N / 8 * 128, sums, thread);
-    __threadfence();
-    sync_threads(barrier_id, 128);
-    if (thread == 0) flag_set(&work.flags[mine], work.launch);
-    return false;
-  }
-  const int2 from = contributors(d, cluster, part);
-  for (int g = from.x; g < from.y; ++g) {
+  auto add = [&](int g) {
     const int theirs = slot_of(g);
     if (thread == 0) flag_wait(&work.flags[theirs], work.launch);
     sync_threads(barrier_id, 128);
     add_partial<N>(work.partials + static_cast<long long>(theirs) * N / 8 * 128, sums, thread);
+  };
+  const bool finishes = part.k_end == d.slices;  // the part with the last slice stores the tile
+  if (d.split > 0 && part.tile >= d.whole_tiles) {
+    const int i = cluster % d.split + 1;  // range r of this tile is cluster cluster - i + r
+    const int unit = tree_unit(i);
+    for (int u = 1; u < unit; u *= kTreeWidth) {
+      for (int j = 1; j < kTreeWidth; ++j) add(cluster - j * u);
+    }
+    for (int below = i - unit; finishes && below > 0; below -= tree_unit(below)) {
+      add(cluster - i + below);
+    }
+  } else if (finishes && part.k_begin > 0) {
+    // Stream-K: the earlier runs that cover the tile's first slices, first to last.
+    const long long tile_begin = static_cast<long long>(part.tile) * d.slices;
+    int first = cluster - 1;
+    while (stream_start(d, first) > tile_begin) --first;
+    for (int g = first; g < cluster; ++g) add(g);
   }
-  return true;
+  if (finishes) return true;
+  // Save: every thread's sums, then (after all 128 have written) the flag.
+  const int mine = slot_of(cluster);
+  save_partial<N>(work.partials + static_cast<long long>(mine) * N / 8 * 128, sums, thread);
+  __threadfence();
+  sync_threads(barrier_id, 128);
+  if (thread == 0) flag_set(&work.flags[mine], work.launch);
+  return false;
 }
 
 }  // namespace ladder::hopper

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/hopper/tile_model.hpp"
+#include "common/matrix.hpp"
 
 namespace ladder {
 
@@ -31,6 +32,16 @@ struct Division {
 // into at most `max_split` ranges a tile, as the model counts it (tile_model.hpp); where split-K
 // or Stream-K would divide nothing, the tiles go whole, in even rounds, as data-parallel's.
 Division divide(long long tiles, int slices, int resident, Scheme scheme, int max_split);
+
+// Split-K's ranges meet in a tree four wide (21_gpu_stream_k/README.md, B): range i (from 1)
+// sums ranges (i - tree_unit(i), i], tree_unit(i) the largest power of 4 dividing i. Up to four
+// ranges, the last adds the others', as a chain.
+constexpr int kTreeWidth = 4;
+LADDER_HOST_DEVICE inline int tree_unit(int i) {
+  int unit = 1;
+  while (i % (unit * kTreeWidth) == 0) unit *= kTreeWidth;
+  return unit;
+}
 
 // A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
 // value a workspace's flags start with.
@@ -62,8 +73,7 @@ class StreamKWorkspace {
   int blocks_ = 0;
 };
 
-// Throws std::invalid_argument, naming `stage`, unless `workspace` was made on the current
-// device.
+// Throws std::invalid_argument, naming `stage`, unless `workspace` is the current device's.
 void check_workspace_device(const StreamKWorkspace& workspace, const char* stage);
 
 }  // namespace ladder

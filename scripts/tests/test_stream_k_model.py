@@ -27,8 +27,20 @@ class WorkTest(unittest.TestCase):
                          ((112, 1, 1), True))
         self.assertEqual(model.split_ways(32, 66, 224, 4), 2)
         self.assertEqual(model.split_ways(10, 132, 224, 4), 4)  # at most `most`
-        # Two tiles of 65 slices on 66 pairs: 33 ways would fill the wave; stage 21's cap is 16.
-        self.assertEqual(model.split_ways(2, 66, 65, model.MAX_SPLIT), 16)
+        # Two tiles of 65 slices on 66 pairs: 33 ways fill the wave, under stage 21's cap.
+        self.assertEqual(model.split_ways(2, 66, 65, model.MAX_SPLIT), 33)
+        self.assertEqual(model.split_ways(2, 66, 65, 16), 16)
+
+    def test_split_k_reads_back_along_the_trees_longest_chain(self):
+        # Up to four ranges the last reads the others' one after another, as a chain would.
+        self.assertEqual([model.tree_reads(s) for s in (2, 3, 4)], [1, 2, 3])
+        # 16 ranges: 16 reads 15, 14, 13 (saved at once), then 12, 8 and 4, each saved after
+        # reading its own three: 7 reads after the first save, not 15.
+        self.assertEqual(model.tree_reads(16), 7)
+        self.assertEqual([model.tree_unit(i) for i in (1, 4, 8, 16, 48, 64)], [1, 4, 4, 16, 16, 64])
+        # One tile of 1024 slices on 132 SMs at a cap of 64: 64 ranges of 16 slices, 11 reads.
+        self.assertEqual(model.work(H200, "128x64_c1", "split", 128, 64, 65536, 64),
+                         ((16, 1, 11), True))
 
     def test_stream_k_shares_the_slices_evenly(self):
         # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: runs of 7 or 8.
