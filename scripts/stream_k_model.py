@@ -133,38 +133,40 @@ def split_ways(t, resident, slices, most):
 TREE_WIDTH = 4  # tile_parts.hpp's kTreeWidth
 
 
-def tree_unit(i):
-    """The largest power of TREE_WIDTH dividing i: range i holds ranges (i - unit, i]."""
+def tree_unit(i, width=TREE_WIDTH):
+    """The largest power of width dividing i: range i holds ranges (i - unit, i]."""
     unit = 1
-    while i % (unit * TREE_WIDTH) == 0:
-        unit *= TREE_WIDTH
+    while i % (unit * width) == 0:
+        unit *= width
     return unit
+
+
+def tree_meets(ways, width=TREE_WIDTH):
+    """A tile split `ways` ways, as tile_parts.hpp's for_each_tree_read has meet_parts add the
+    ranges: each range's reads in order (i - j u, j < width, u = 1, width, ... below its unit;
+    the last range then the ranges before its subtree), and the transfer (a save or a read)
+    after which its sums are ready: saved one after its last read, or for the last, added up."""
+    reads, ready = {}, {}
+    for i in range(1, ways + 1):
+        order, u, unit = [], 1, tree_unit(i, width)
+        while u < unit:
+            order += [i - j * u for j in range(1, width)]
+            u *= width
+        below = i - unit
+        while i == ways and below > 0:
+            order.append(below)
+            below -= tree_unit(below, width)
+        t = 0
+        for r in order:
+            t = max(t, ready[r]) + 1
+        reads[i], ready[i] = order, t + (0 if i == ways else 1)
+    return reads, ready
 
 
 def tree_reads(ways):
     """The partial tiles read one after another before a tile split `ways` ways holds its sum,
-    as tile_parts.cuh's meet_parts adds them: range i first reads i - j u (j = 1..3, u = 1, 4,
-    ... below its unit), the last range then the ranges before its own; each range saves one
-    transfer after its last read; less the leaves' first save."""
-    saved = [0] * (ways + 1)
-    t = 0
-    for i in range(1, ways + 1):
-        t = 0
-        unit = tree_unit(i)
-        order = []
-        u = 1
-        while u < unit:
-            order += [i - j * u for j in range(1, TREE_WIDTH)]
-            u *= TREE_WIDTH
-        if i == ways:
-            b = i - unit
-            while b > 0:
-                order.append(b)
-                b -= tree_unit(b)
-        for r in order:
-            t = max(t, saved[r]) + 1
-        saved[i] = t + 1
-    return t - 1
+    less the leaves' first save, which every range makes at once."""
+    return tree_meets(ways)[1][ways] - 1
 
 
 def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):

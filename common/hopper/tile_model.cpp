@@ -28,21 +28,14 @@ const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candid
 }
 
 // The partial tiles read, one after another, before a tile split `ways` ways holds its sum:
-// the tree's longest chain (tile_parts.hpp), each range's sums saved one transfer after its last
-// read; less the leaves' first save, which every range makes at once.
+// the tree's longest chain (for_each_tree_read), each range's sums saved one transfer after its
+// last read; less the leaves' first save, which every range makes at once.
 long long tree_reads(int ways) {
   std::vector<long long> saved(ways + 1);
   long long t = 0;
   for (int i = 1; i <= ways; ++i) {
     t = 0;
-    auto read = [&](int range) { t = std::max(t, saved[range]) + 1; };
-    const int unit = tree_unit(i);
-    for (int u = 1; u < unit; u *= kTreeWidth) {
-      for (int j = 1; j < kTreeWidth; ++j) read(i - j * u);
-    }
-    if (i == ways) {
-      for (int below = i - unit; below > 0; below -= tree_unit(below)) read(below);
-    }
+    for_each_tree_read(i, ways, [&](int range) { t = std::max(t, saved[range]) + 1; });
     saved[i] = t + 1;
   }
   return t - 1;

@@ -161,10 +161,9 @@ PartialTiles partial_tiles_for_launch(const StreamKWorkspace& workspace) {
 }
 
 // The end of a part for one consumer of block `rank`: it adds the saved sums of the parts it
-// meets (README.md, B): split-K's range i those below it in the tree (i - j u, j < 4, u = 1, 4,
-// ... < tree_unit(i)), the last range also those before its own subtree; a Stream-K tile's
-// finisher the earlier runs'. Then a part that does not finish its tile saves its sums and sets
-// its flag (false); the finisher holds the tile's sums (true). Waits are on lower clusters only.
+// meets (README.md, B), split-K's range those its tree gives (for_each_tree_read), a Stream-K
+// tile's finisher the earlier runs'; then a part that does not finish its tile saves its sums
+// and sets its flag (false), the finisher holds the tile's sums (true). Waits: lower clusters.
 template <class Cfg, int N>
 __device__ inline bool meet_parts(const PartialTiles& work, const Division& d, const Part& part,
                                   int cluster, std::uint32_t rank, int consumer,
@@ -183,18 +182,11 @@ __device__ inline bool meet_parts(const PartialTiles& work, const Division& d, c
   const bool finishes = part.k_end == d.slices;  // the part with the last slice stores the tile
   if (d.split > 0 && part.tile >= d.whole_tiles) {
     const int i = cluster % d.split + 1;  // range r of this tile is cluster cluster - i + r
-    const int unit = tree_unit(i);
-    for (int u = 1; u < unit; u *= kTreeWidth) {
-      for (int j = 1; j < kTreeWidth; ++j) add(cluster - j * u);
-    }
-    for (int below = i - unit; finishes && below > 0; below -= tree_unit(below)) {
-      add(cluster - i + below);
-    }
+    for_each_tree_read(i, d.split, [&](int range) { add(cluster - i + range); });
   } else if (finishes && part.k_begin > 0) {
     // Stream-K: the earlier runs that cover the tile's first slices, first to last.
-    const long long tile_begin = static_cast<long long>(part.tile) * d.slices;
     int first = cluster - 1;
-    while (stream_start(d, first) > tile_begin) --first;
+    while (stream_start(d, first) > static_cast<long long>(part.tile) * d.slices) --first;
     for (int g = first; g < cluster; ++g) add(g);
   }
   if (finishes) return true;

@@ -1,7 +1,6 @@
 // Tiles cut into parts along K, host side: how a launch divides its tiles among its clusters
-// (whole tiles, split-K or Stream-K; 21_gpu_stream_k/README.md, A) and the workspace where the
-// parts of a tile meet. The kernels' side is tile_parts.cuh. BF16 (stage 21) and FP8 (stage 22)
-// run the same division, each with its own cap on split-K's ranges (its model's max_split).
+// (21_gpu_stream_k/README.md, A) and the workspace where a tile's parts meet; the kernels' side
+// is tile_parts.cuh. BF16 and FP8 divide alike, each capping split-K by its model's max_split.
 #pragma once
 
 #include <cstddef>
@@ -33,14 +32,23 @@ struct Division {
 // or Stream-K would divide nothing, the tiles go whole, in even rounds, as data-parallel's.
 Division divide(long long tiles, int slices, int resident, Scheme scheme, int max_split);
 
-// Split-K's ranges meet in a tree four wide (21_gpu_stream_k/README.md, B): range i (from 1)
-// sums ranges (i - tree_unit(i), i], tree_unit(i) the largest power of 4 dividing i. Up to four
-// ranges, the last adds the others', as a chain.
+// Split-K's ranges meet in a tree four wide (21_gpu_stream_k/README.md, B; up to four, a chain):
+// range i (from 1) sums ranges (i - tree_unit(i), i], tree_unit(i) the largest power of 4 in i.
 constexpr int kTreeWidth = 4;
 LADDER_HOST_DEVICE inline int tree_unit(int i) {
   int unit = 1;
   while (i % (unit * kTreeWidth) == 0) unit *= kTreeWidth;
   return unit;
+}
+// The ranges whose saved sums range i of `ways` adds, in order, each to `add`: i - j u (j < 4,
+// u = 1, 4, ... below tree_unit(i)); the last range then those before its subtree.
+template <class Add>
+LADDER_HOST_DEVICE inline void for_each_tree_read(int i, int ways, Add add) {
+  const int unit = tree_unit(i);
+  for (int u = 1; u < unit; u *= kTreeWidth) {
+    for (int j = 1; j < kTreeWidth; ++j) add(i - j * u);
+  }
+  for (int below = i - unit; i == ways && below > 0; below -= tree_unit(below)) add(below);
 }
 
 // A number no other launch in this process has used (until 2^32 launches wrap it), never 0, the
