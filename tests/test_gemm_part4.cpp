@@ -6,12 +6,14 @@
 // stages: TMA where it holds, stage 15's kernel where not). The Hopper stages also run many
 // times at a large K, bit for bit the same each time ([repeatable]). Tagged [sm80] or [sm90]
 // (sm_90a code): the runner skips them on GPUs that cannot run them (catch_main.cpp).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -545,6 +547,42 @@ TEST_CASE("21 Stream-K: every variant on every shape and layout", "[gpu][sm90][s
 // 32 and 16.
 constexpr test::GemmCase kTreeSplitShape{100, 56, 3144};
 
+// The ranges each range adds (for_each_tree_read): the tile's sum has every range's sums once,
+// and each range adds only lower ones (lower-numbered clusters), for every number of ranges.
+TEST_CASE("split-K's tree adds every range once, each from a lower range", "[stage21]") {
+  for (int ways = 2; ways <= 200; ++ways) {
+    std::vector<std::vector<int>> holds(ways + 1);  // the ranges whose sums range i saves
+    bool only_lower = true;
+    for (int i = 1; i <= ways; ++i) {
+      holds[i] = {i};
+      for_each_tree_read(i, ways, [&](int range) {
+        only_lower = only_lower && range >= 1 && range < i;
+        holds[i].insert(holds[i].end(), holds[range].begin(), holds[range].end());
+      });
+    }
+    std::vector<int> every(ways);
+    std::iota(every.begin(), every.end(), 1);
+    std::sort(holds[ways].begin(), holds[ways].end());
+    CAPTURE(ways);
+    REQUIRE(only_lower);
+    REQUIRE(holds[ways] == every);
+  }
+  auto reads = [](int i, int ways) {
+    std::vector<int> ranges;
+    for_each_tree_read(i, ways, [&](int range) { ranges.push_back(range); });
+    return ranges;
+  };
+  REQUIRE(reads(48, 50) == std::vector<int>{47, 46, 45, 44, 40, 36});
+  REQUIRE(reads(50, 50) == std::vector<int>{49, 48, 32, 16});
+  REQUIRE(reads(3, 4).empty());
+  REQUIRE(reads(4, 4) == std::vector<int>{3, 2, 1});
+  // The tests' shape: one tile of 50 slices on 132 SMs, cut into 50 ranges under stage 21's cap.
+  const int slice_k = stream_k_model::kModel.slice_k;
+  const int slices = (kTreeSplitShape.k + slice_k - 1) / slice_k;
+  REQUIRE(slices == 50);
+  REQUIRE(divide(1, slices, 132, Scheme::split_k, stream_k_model::kModel.max_split).split == 50);
+}
+
 // The partial tiles are added in a fixed order, so split-K and Stream-K give the same bits
 // every run, as the whole tiles do. At 384 x 512 x 4136 every variant named divides its tiles
 // (by_shape: 128 x 64 tiles split 5 ways; Stream-K runs of 3-6 slices); under the sanitizers,
@@ -600,18 +638,15 @@ void require_dividing_variants_right(
 TEST_CASE("21 Stream-K: a workspace left dirty by an earlier launch gives the right result",
           "[gpu][sm90][stage21]") {
   const StreamKWorkspace workspace;
+  auto over_dirty_flags = [&](const std::function<void()>& launch) {
+    REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
+  };
   require_dividing_variants_right(
       workspace,
       {"128x256_c2_split", "128x256_c2_stream", "128x128_c1_stream", "128x64_c1_split"},
-      [&](const std::function<void()>& launch) {
-        REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
-      });
-  require_dividing_variants_right(
-      workspace, {"128x128_c1_split", "128x64_c1_split"},
-      [&](const std::function<void()>& launch) {
-        REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
-      },
-      kTreeSplitShape);
+      over_dirty_flags);
+  require_dividing_variants_right(workspace, {"128x128_c1_split", "128x64_c1_split"},
+                                  over_dirty_flags, kTreeSplitShape);
 }
 
 // A part that waits for a part of a block started after its own hangs where the GPU holds
