@@ -176,8 +176,8 @@ static_assert(kVariants[0].launch == launch_by_shape,
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   static const std::vector<Candidate> candidates = stream_k_candidates();
   const ModelGpu gpu = current_gpu(resident_clusters_of<Wide>(gemm_stream_k<Wide, true, false>));
-  const int choice = fastest(stream_k_model::kModel, c.height, c.width, a.width, gpu, candidates);
-  kVariants[choice + 1].launch(a, b, c, workspace);
+  kVariants[kept_fastest(stream_k_model::kModel, c.height, c.width, a.width, gpu, candidates) + 1]
+      .launch(a, b, c, workspace);
 }
 
 }  // namespace

@@ -436,13 +436,13 @@ const Choices& by_size_choices() {
   return choices;
 }
 
-// by_size: the tiling the model (common/hopper/tile_model.hpp) predicts fastest for this C
-// and K, as its index in kVariants.
+// by_size: the index in kVariants of the tiling the model (tile_model.hpp) predicts fastest.
 int by_size_choice(const Matrix& c, int k) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const Choices& choices = by_size_choices();
   const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
-  return choices.variants[fastest(fp8_model::kModel, c.height, c.width, k, gpu, choices.priced)];
+  return choices.variants[kept_fastest(fp8_model::kModel, c.height, c.width, k, gpu,
+                                       choices.priced)];
 }
 
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,

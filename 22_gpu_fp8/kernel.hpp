@@ -19,8 +19,7 @@ namespace ladder {
 // tilings and the ablations of promotion (every 2 or 4 slices of 128, or never).
 std::vector<std::string> fp8_configs();
 
-// What by_size's model prices each of fp8_configs() as: the tilings it chooses among; block_n
-// 0 for the variants it does not choose.
+// What by_size's model prices each of fp8_configs() as (block_n 0: not among its choices).
 std::vector<Candidate> fp8_priced();
 
 // How many products of K the tensor cores sum between two promotions under `config` (k where

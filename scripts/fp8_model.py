@@ -145,7 +145,7 @@ def header_text(model):
 def picks_text(model):
     """model_picks.csv: each listed shape's pick on the H200's counts, its predicted time and the
     DRAM rate the prediction took, which the stage's C++ model must reproduce (a host test)."""
-    rows = ["m,n,k,pick,predicted_us,bytes_per_us"]
+    rows = ["m,n,k,pick,predicted_us,bytes_per_us,l2_bytes"]
     seen = set()
     for name in bf16_model.SHAPE_LISTS:
         for shape in bf16_model.list_shapes(name):
@@ -154,7 +154,8 @@ def picks_text(model):
             seen.add(shape)
             pick = model.pick(*shape)
             rows.append(f"{shape[0]},{shape[1]},{shape[2]},{variant(*pick)},"
-                        f"{model.predict(*pick, *shape):.6f},{model.gpu.bytes_per_us:.3f}")
+                        f"{model.predict(*pick, *shape):.6f},{model.gpu.bytes_per_us:.3f},"
+                        f"{model.gpu.l2_bytes}")
     return "\n".join(rows) + "\n"
 
 

@@ -12,6 +12,8 @@ constants fitted on some shape lists and checked on another that it never saw.
   python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
   python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
   python3 scripts/stream_k_model.py --without-gamma the ablation: the model fitted without gamma
+  python3 scripts/stream_k_model.py --without-stream-reads  the ablation: Stream-K's operands
+                                                    priced as the least a product reads
   python3 scripts/stream_k_model.py --cross-validate each fit list held out in turn, with and
                                                     without tau_divided, then each form's check
 
@@ -40,7 +42,10 @@ blocks share B's) when every SM reads, in proportion to the SMs at work; tau_div
 extra in a launch that divides (its kernel walks parts and keeps more in registers; 0 where the
 launch divides nothing and runs the whole-tile kernel);
 rho per 128 x 256 partial tile read back; sigma a split or Stream-K launch's fixed extra; lambda
-the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves; B is cudaMemcpy's rate in
+the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves, but for Stream-K the
+operands as its runs read them from DRAM (stream_reads: tiles that share a panel of A or B read
+each slice of it at different times, and a read finds it in L2 only if the last came at most
+what the L2 holds before); B is cudaMemcpy's rate in
 the ladder's record on the same GPU; beta one SM's share, fitted. The fit is linear least
 squares on the relative error, over the rows that the bandwidth term does not bound.
 
@@ -102,22 +107,24 @@ def cdiv(a, b):
 
 
 class Gpu:
-    def __init__(self, sms, bytes_per_us):
-        self.sms, self.bytes_per_us = sms, bytes_per_us
+    def __init__(self, sms, bytes_per_us, l2_bytes):
+        self.sms, self.bytes_per_us, self.l2_bytes = sms, bytes_per_us, l2_bytes
 
     def resident(self, tiling):
         return self.sms // TILINGS[tiling][2]
 
 
 def record_gpu(path=RECORD):
-    """The SM count and cudaMemcpy's device-to-device rate of the ladder's record."""
+    """The SM count, cudaMemcpy's device-to-device rate and the L2's size (printed in MB, a whole
+    number of MiB) of the ladder's record."""
     with open(path, newline="") as f:
         rows = [r for r in csv.DictReader(f) if "cudaMemcpy" in r["variant"]]
     if not rows:
         raise SystemExit(f"stream_k_model.py: no cudaMemcpy row in {path}")
     sms = int(re.search(r"(\d+) SMs", rows[0]["device"]).group(1))
+    l2_mib = round(int(re.search(r"L2 (\d+) MB", rows[0]["device"]).group(1)) * 1e6 / 2 ** 20)
     rate = sorted(float(r["rate"]) for r in rows)[len(rows) // 2]  # GB/s
-    return Gpu(sms, rate * 1e3)  # bytes per microsecond
+    return Gpu(sms, rate * 1e3, l2_mib * 2 ** 20)  # bytes per microsecond
 
 
 def tiles(tiling, m, n):
@@ -188,6 +195,46 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     return whole, False
 
 
+GROUP_ROWS = 8  # persistent.cuh's kGroupM: tiles are taken down groups of 8 cluster rows
+
+
+def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
+    """The operand bytes a Stream-K launch reads from DRAM: None where it divides nothing. The
+    whole tiles before its runs read what data-parallel tiles do; in the runs, cluster g walks
+    slices [g share, (g + 1) share) from the end back, so it reaches iteration i = tile x L + s
+    at share - 1 - (i mod share): the tiles that share a panel of A (a tile row) or of B (a tile
+    column) read its slice s at times (tile x L) mod share apart on a circle of `share`
+    slice-times. A read finds the slice in L2 if the last read of it came at most H slice-times
+    before, H = L2 / (the bytes every cluster reads in one slice-time); over s each gap G
+    between the sorted times is cut by the circle's end on G / share of the slices, so a panel
+    is read from DRAM 1 + sum over the gaps G > H of (1 - G / share) times."""
+    bm, bn, c = TILINGS[tiling]
+    rows, cols = cdiv(cdiv(m, bm), c), cdiv(n, bn)
+    t, slices, r = rows * cols, cdiv(k, slice_k), gpu.resident(tiling)
+    before = max(0, t // r - 1) * r
+    if t % r == 0 or (t - before) * slices < r:
+        return None
+    share = (t - before) * slices // r
+    window = gpu.l2_bytes / (r * (bm * c + bn) * slice_k * operand_bytes)
+    times_a, times_b = {}, {}
+    for tile in range(before, t):
+        group = tile // (GROUP_ROWS * cols) * GROUP_ROWS
+        in_group, group_rows = tile % (GROUP_ROWS * cols), min(rows - group, GROUP_ROWS)
+        at = (tile - before) * slices % share
+        times_a.setdefault(group + in_group % group_rows, []).append(at)
+        times_b.setdefault(in_group // group_rows, []).append(at)
+
+    def reads(times):
+        times = sorted(times)
+        gaps = [b - a for a, b in zip(times, times[1:])] + [times[0] + share - times[-1]]
+        return 1 + math.fsum(1 - g / share for g in gaps if g > window)
+
+    panel = k * operand_bytes
+    whole = operand_bytes * (m * k + k * n) * before / t
+    return (whole + math.fsum(bm * c * panel * reads(v) for v in times_a.values())
+            + math.fsum(bn * panel * reads(v) for v in times_b.values()))
+
+
 # Stage 21's variants after by_shape, in the stage's order: name -> (tiling, scheme).
 VARIANTS = {
     "128x256_c2_dp": ("128x256_c2", "dp"),
@@ -220,8 +267,9 @@ class Model:
     busy (fewer KB with multicast)."""
 
     def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2,
-                 divided_slices=False, busy_reads=False):
+                 divided_slices=False, busy_reads=False, stream_reuse=True):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
+        self.stream_reuse = stream_reuse
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
         self.divided_slices, self.busy_reads = divided_slices, busy_reads
         self.size = 2 * len(NAMES) + busy_reads + divided_slices + 4
@@ -260,9 +308,16 @@ class Model:
         x[-1] = 1.0
         return x
 
-    def memory_time(self, tiling, scheme, m, n, k):
+    def memory_time(self, tiling, scheme, m, n, k, least=False):
+        """The bytes moved over what the busy SMs draw: the least a product moves, or with
+        stream_reuse (least False) a Stream-K launch's operands as its runs read them."""
         _, divided = work(self.gpu, tiling, scheme, m, n, k, self.most, self.slice_k)
-        moved = self.operand_bytes * (m * k + k * n) + 4 * m * n
+        reads = None
+        if scheme == "stream" and self.stream_reuse and not least:
+            reads = stream_reads(self.gpu, tiling, m, n, k, self.slice_k, self.operand_bytes)
+        if reads is None:
+            reads = self.operand_bytes * (m * k + k * n)
+        moved = reads + 4 * m * n
         active = self.active_sms(tiling, divided, m, n)
         return moved / min(self.gpu.bytes_per_us, active * self.beta)
 
@@ -272,11 +327,13 @@ class Model:
         return max(compute, self.memory_time(tiling, scheme, m, n, k) + self.params[-1])
 
     def fit(self, samples):
-        """Least squares on the relative error over the rows the memory term does not bound."""
+        """Least squares on the relative error over the rows that moving the least bytes does not
+        bound. Stream-K's reads (stream_reads) price the prediction only: they bound its traffic
+        from above (W counts every read as new to L2), so they drop no row from the fit."""
         a = [[0.0] * self.size for _ in range(self.size)]
         b = [0.0] * self.size
         for m, n, k, tiling, scheme, us in samples:
-            if self.memory_time(tiling, scheme, m, n, k) > 0.85 * us:
+            if self.memory_time(tiling, scheme, m, n, k, least=True) > 0.85 * us:
                 continue
             x = self.features(tiling, scheme, m, n, k)
             for i in range(self.size):
@@ -331,10 +388,10 @@ def samples_of(gpu, runs):
             for name, (tiling, scheme) in VARIANTS.items() if name in rows]
 
 
-def fitted(gpu, runs, most, busy_reads=True, divided_slices=False):
+def fitted(gpu, runs, most, busy_reads=True, divided_slices=False, stream_reuse=True):
     """The model with the beta of least error, each beta fitted on the runs."""
     samples = samples_of(gpu, runs)
-    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads,
+    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads, stream_reuse=stream_reuse,
                     divided_slices=divided_slices).fit(samples)
               for beta in (30, 40, 50, 60, 80, 120)]
     return min(models, key=lambda model: model.error(samples)), samples
@@ -471,8 +528,9 @@ def list_shapes(name):
 
 def picks_text(model):
     """model_picks.csv: on the H200's counts, each listed shape's pick and its predicted time, with
-    the DRAM rate the prediction took (the record's cudaMemcpy rate, which a rerun moves)."""
-    rows = ["m,n,k,pick,predicted_us,bytes_per_us"]
+    the DRAM rate the prediction took (the record's cudaMemcpy rate, which a rerun moves) and the
+    L2's size."""
+    rows = ["m,n,k,pick,predicted_us,bytes_per_us,l2_bytes"]
     seen = set()
     for name in PICK_LISTS:
         for m, n, k in list_shapes(name):
@@ -481,7 +539,7 @@ def picks_text(model):
             seen.add((m, n, k))
             picked = pick(model, m, n, k)
             rows.append(f"{m},{n},{k},{picked},{model.predict(*VARIANTS[picked], m, n, k):.6f},"
-                        f"{model.gpu.bytes_per_us:.3f}")
+                        f"{model.gpu.bytes_per_us:.3f},{model.gpu.l2_bytes}")
     return "\n".join(rows) + "\n"
 
 
@@ -546,6 +604,9 @@ def main():
                         help="exit 1 if a file --write writes differs")
     parser.add_argument("--without-gamma", action="store_true",
                         help="the ablation: fit and check the model without gamma (no --write)")
+    parser.add_argument("--without-stream-reads", action="store_true",
+                        help="the ablation: Stream-K's operands priced as the least a product "
+                             "reads (no --write)")
     parser.add_argument("--cross-validate", action="store_true",
                         help="fit on all fit lists but one, check on that one, each in turn")
     parser.add_argument("--explain", nargs=3, type=int, metavar=("M", "N", "K"),
@@ -557,10 +618,12 @@ def main():
         print(cross_validate(gpu, {os.path.basename(p): runs[p] for p in options.fit},
                              {os.path.basename(p): runs[p] for p in options.check}))
         return 0
-    if options.without_gamma and (options.write or options.check_written):
-        parser.error("--without-gamma fits a model the stage does not run: no --write")
+    ablation = options.without_gamma or options.without_stream_reads
+    if ablation and (options.write or options.check_written):
+        parser.error("an ablation fits a model the stage does not run: no --write")
     model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT,
-                            busy_reads=not options.without_gamma)
+                            busy_reads=not options.without_gamma,
+                            stream_reuse=not options.without_stream_reads)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),

@@ -1049,16 +1049,16 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
   REQUIRE(picks);
   std::string line;
   std::getline(picks, line);
-  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us");
+  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   int shapes = 0;
   while (std::getline(picks, line)) {
     std::vector<std::string> field;
     std::stringstream cells(line);
     for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
-    REQUIRE(field.size() == 6);
+    REQUIRE(field.size() == 7);
     CAPTURE(line);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const ModelGpu h200{132, 66, 1980, std::stod(field[5])};
+    const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
     const int choice = fastest(fp8_model::kModel, m, n, k, h200, candidates);
     REQUIRE(names[variants[choice]] == field[3]);
     REQUIRE(predicted_us(fp8_model::kModel, candidates[choice], m, n, k, h200) ==

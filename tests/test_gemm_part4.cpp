@@ -444,7 +444,7 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
   REQUIRE(picks);
   std::string line;
   std::getline(picks, line);
-  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us");
+  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
@@ -468,12 +468,16 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     std::vector<std::string> field;
     std::stringstream cells(line);
     for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
-    REQUIRE(field.size() == 6);
+    REQUIRE(field.size() == 7);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const ModelGpu h200{132, 66, 1980, std::stod(field[5])};
+    const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
     CAPTURE(line);
     const int choice = fastest(stream_k_model::kModel, m, n, k, h200, candidates);
     REQUIRE(names[choice + 1] == field[3]);
+    // by_shape keeps each shape's pick: the kept one is the same, the first time and after.
+    static const std::vector<Candidate> kept_list = candidates;
+    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, kept_list) == choice);
+    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, kept_list) == choice);
     const double us = predicted_us(stream_k_model::kModel, candidates[choice], m, n, k, h200);
     REQUIRE(us == Approx(std::stod(field[4])).epsilon(1e-6));
     ++shapes;
@@ -485,7 +489,8 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
 TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot count",
           "[stage21][stage22]") {
   for (const ModelConstants& model : {stream_k_model::kModel, fp8_model::kModel}) {
-    const ModelGpu h200{132, 66, 1980, 4.2e6};  // about the H200's copy rate, bytes a microsecond
+    // About the H200's copy rate, bytes a microsecond, and its L2 of 60 MiB.
+    const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
     ModelGpu slower = h200;
     slower.clock_mhz = 990;
     // 8192^3 on pairs of 128 x 256 tiles is bound by its slices, not by memory: half the clock,
@@ -494,8 +499,9 @@ TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot coun
     const double fast = predicted_us(model, pairs, 8192, 8192, 8192, h200);
     const double slow = predicted_us(model, pairs, 8192, 8192, 8192, slower);
     REQUIRE(slow > 1.9 * fast);
-    for (ModelGpu broken : {ModelGpu{}, ModelGpu{132, 0, 1980, 4e6}, ModelGpu{132, 66, 0, 4e6},
-                            ModelGpu{132, 66, 1980, 0}}) {
+    for (ModelGpu broken :
+         {ModelGpu{}, ModelGpu{132, 0, 1980, 4e6, 6e7}, ModelGpu{132, 66, 0, 4e6, 6e7},
+          ModelGpu{132, 66, 1980, 0, 6e7}, ModelGpu{132, 66, 1980, 4e6, 0}}) {
       REQUIRE_THROWS_AS(fastest(model, 4096, 4096, 4096, broken, {pairs}),
                         std::invalid_argument);
     }
@@ -504,12 +510,34 @@ TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot coun
   }
 }
 
+// Stream-K's operands as its runs read them (stream_k_model.py's stream_reads, and its test):
+// two 128 x 128 tiles side by side, runs of 100 slices, tile 1's starting L slices after tile
+// 0's. Aligned (L = 6600), A's panel is read once; 10 slice-times apart on 90 of 100 slices
+// and 90 on the rest (L = 6610), 1.1 times (H = 14.5 slice-times); 50 apart (6650), twice.
+// On a DRAM of half the H200's rate the memory side bounds each prediction. And at 640 x 640 x
+// 40960, where the runs of 25 tiles fall far apart, Stream-K is priced above split-K, as
+// measured (123 against 73 us).
+TEST_CASE("21's model prices Stream-K's operands as its runs read them", "[stage21]") {
+  const ModelGpu slow_dram{132, 66, 1980, 2.1e6, 60.0 * (1 << 20)};
+  const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
+  const Candidate stream{128, 1, Scheme::stream_k};
+  for (auto [slices, panels] : {std::pair{6600, 3.0}, {6610, 3.1}, {6650, 4.0}}) {
+    CAPTURE(slices);
+    const int k = 64 * slices;
+    const double bytes = panels * 128.0 * k * 2 + 4.0 * 128 * 256;
+    REQUIRE(predicted_us(stream_k_model::kModel, stream, 128, 256, k, slow_dram) ==
+            Approx(bytes / 2.1e6 + stream_k_model::kModel.lambda).epsilon(1e-12));
+  }
+  REQUIRE(predicted_us(stream_k_model::kModel, stream, 640, 640, 40960, h200) >
+          predicted_us(stream_k_model::kModel, {128, 1, Scheme::split_k}, 640, 640, 40960, h200));
+}
+
 // A split-K or Stream-K launch that divides nothing runs the whole-tile kernel on the same
 // clusters, and the model prices it so: 1024^3 on 128 x 64 tiles (128 tiles for 132 SMs: no
 // split) and 1536 x 1408 on 128 x 128 (one whole wave: nothing to pool). One that divides
 // (384 x 512 x 4136, split five ways) is priced otherwise.
 TEST_CASE("21's model prices a division that divides nothing as whole tiles", "[stage21]") {
-  const ModelGpu h200{132, 66, 1980, 4.2e6};
+  const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
   auto us = [&](int block_n, Scheme scheme, int m, int n, int k) {
     return predicted_us(stream_k_model::kModel, {block_n, 1, scheme}, m, n, k, h200);
   };

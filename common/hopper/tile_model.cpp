@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/cuda_check.hpp"
@@ -14,6 +15,9 @@ namespace ladder {
 namespace {
 
 constexpr double kCopyShareOfPeak = 0.868;
+// The kernels take tiles down groups of 8 cluster rows (persistent.cuh's kGroupM; a script test
+// holds the two to each other), so the model can tell which Stream-K tiles share a panel.
+constexpr int kGroupRows = 8;
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -77,6 +81,51 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
   return {rounds * slices, rounds, 0, false};
 }
 
+// The operand bytes a Stream-K launch that divides reads from DRAM (stream_k_model.py's
+// stream_reads). The whole tiles before its runs read what data-parallel tiles do. In the runs,
+// cluster g walks iterations [g share, (g + 1) share) from the end back, so iteration tile x L
+// + s comes at share - 1 - ((tile x L + s) mod share): tiles that share a panel of A (a tile
+// row) or of B (a tile column) read its slice s at times (tile x L) mod share apart on a circle
+// of `share` slice-times. A read finds the slice in L2 if the last one came at most H
+// slice-times before, H the slice-times in which every cluster together reads the L2's size.
+// Over s, each gap G between a panel's sorted times is cut by the circle's end on G / share of
+// the slices: 1 + the sum over gaps G > H of (1 - G / share) reads of the panel from DRAM.
+double stream_reads(const ModelConstants& model, const TilingCost& t, long long m, long long n,
+                    long long k, long long resident, double l2_bytes) {
+  const long long rows = cdiv(cdiv(m, 128), t.cluster);
+  const long long cols = cdiv(n, t.block_n);
+  const long long tiles = rows * cols;
+  const long long slices = cdiv(k, model.slice_k);
+  const long long before = std::max(0LL, tiles / resident - 1) * resident;
+  const long long share = (tiles - before) * slices / resident;
+  const double window = l2_bytes / (static_cast<double>(resident) * (128 * t.cluster + t.block_n) *
+                                    model.slice_k * model.operand_bytes);
+  std::map<long long, std::vector<long long>> times_a, times_b;  // panel -> its tiles' times
+  for (long long tile = before; tile < tiles; ++tile) {
+    const long long group = tile / (kGroupRows * cols) * kGroupRows;
+    const long long in_group = tile % (kGroupRows * cols);
+    const long long group_rows = std::min<long long>(rows - group, kGroupRows);
+    const long long at = (tile - before) * slices % share;
+    times_a[group + in_group % group_rows].push_back(at);
+    times_b[in_group / group_rows].push_back(at);
+  }
+  auto reads = [&](std::vector<long long>& times) {
+    std::sort(times.begin(), times.end());
+    double count = 1;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      const long long gap = i + 1 < times.size() ? times[i + 1] - times[i]
+                                                 : times.front() + share - times.back();
+      if (gap > window) count += 1 - static_cast<double>(gap) / share;
+    }
+    return count;
+  };
+  const double panel = static_cast<double>(k) * model.operand_bytes;
+  double bytes = model.operand_bytes * static_cast<double>(m * k + k * n) * before / tiles;
+  for (auto& [row, times] : times_a) bytes += 128.0 * t.cluster * panel * reads(times);
+  for (auto& [col, times] : times_b) bytes += t.block_n * panel * reads(times);
+  return bytes;
+}
+
 }  // namespace
 
 ModelGpu current_gpu(int pairs) {
@@ -91,7 +140,8 @@ ModelGpu current_gpu(int pairs) {
     const double bus_bytes = device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0;
     const ModelGpu gpu{device_attribute(cudaDevAttrMultiProcessorCount), 0,
                        device_attribute(cudaDevAttrClockRate) / 1e3,
-                       kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6};
+                       kCopyShareOfPeak * 2 * memory_khz * 1e3 * bus_bytes / 1e6,
+                       static_cast<double>(device_attribute(cudaDevAttrL2CacheSize))};
     known = asked.emplace(device, gpu).first;
   }
   ModelGpu gpu = known->second;
@@ -106,11 +156,13 @@ int split_ways(long long tiles, long long resident, long long slices, int most) 
 
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
                     const ModelGpu& gpu) {
-  if (gpu.sms < 1 || gpu.pairs < 1 || !(gpu.clock_mhz > 0) || !(gpu.bytes_per_us > 0)) {
+  if (gpu.sms < 1 || gpu.pairs < 1 || !(gpu.clock_mhz > 0) || !(gpu.bytes_per_us > 0) ||
+      !(gpu.l2_bytes > 0)) {
     throw std::invalid_argument("the tile model: a GPU counted with " + std::to_string(gpu.sms) +
                                 " SMs, " + std::to_string(gpu.pairs) + " pairs, " +
-                                std::to_string(gpu.clock_mhz) + " MHz and " +
-                                std::to_string(gpu.bytes_per_us) + " bytes a microsecond");
+                                std::to_string(gpu.clock_mhz) + " MHz, " +
+                                std::to_string(gpu.bytes_per_us) + " bytes a microsecond and " +
+                                std::to_string(gpu.l2_bytes) + " bytes of L2");
   }
   const TilingCost& t = tiling_of(model, candidate);
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
@@ -133,10 +185,13 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   const double at_fit_clock = tau * w.slices + t.phi * w.tiles +
                               model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
   const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
-  // The memory side: the least a product moves, at what the busy SMs can draw.
-  const double moved =
-      model.operand_bytes * (static_cast<double>(m) * k + static_cast<double>(k) * n) +
-      4.0 * static_cast<double>(m) * n;
+  // The memory side: the least a product moves (a Stream-K launch's operands as its runs read
+  // them), at what the busy SMs can draw.
+  const double reads =
+      w.divided && candidate.scheme == Scheme::stream_k
+          ? stream_reads(model, t, m, n, k, resident, gpu.l2_bytes)
+          : model.operand_bytes * (static_cast<double>(m) * k + static_cast<double>(k) * n);
+  const double moved = reads + 4.0 * static_cast<double>(m) * n;
   const double memory =
       moved / std::min(gpu.bytes_per_us, active * model.beta_bytes_per_us) + model.lambda;
   return std::max(compute, memory);
@@ -154,6 +209,22 @@ int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gp
     }
   }
   return choice;
+}
+
+int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
+                 const std::vector<Candidate>& candidates) {
+  using Key = std::tuple<const ModelConstants*, const std::vector<Candidate>*, int, int, int, int,
+                         int, double, double, double>;
+  static std::mutex mutex;  // host threads may launch at once
+  static std::map<Key, int> kept;
+  const Key key{&model, &candidates, m, n, k, gpu.sms, gpu.pairs, gpu.clock_mhz, gpu.bytes_per_us,
+                gpu.l2_bytes};
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto known = kept.find(key);
+  if (known == kept.end()) {
+    known = kept.emplace(key, fastest(model, m, n, k, gpu, candidates)).first;
+  }
+  return known->second;
 }
 
 }  // namespace ladder

@@ -14,12 +14,12 @@ struct ModelGpu {
   int pairs = 0;            // clusters of two 128 x 256 blocks resident at once
   double clock_mhz = 0;     // the maximum SM clock
   double bytes_per_us = 0;  // what DRAM delivers to a copy
+  double l2_bytes = 0;      // the L2 cache's size
 };
 
-// The current device's counts, `pairs` as the caller counts them for its kernel. The rest is asked
-// of the driver once per device, under a lock: telling the clocks takes about a millisecond. The
-// copy rate: the memory clock's peak (two transfers a clock) times the share cudaMemcpy reached
-// on the H200, 4,178 of 4,814 GB/s (results/21_gpu_stream_k/before_tree/model.md).
+// The current device's counts, `pairs` as the caller counts them for its kernel; the rest asked
+// of the driver once per device, under a lock (the clocks take about a millisecond). The copy
+// rate: the memory clock's peak times cudaMemcpy's share of it on the H200 (4,178 of 4,814 GB/s).
 ModelGpu current_gpu(int pairs);
 
 // Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
@@ -34,8 +34,7 @@ enum class Scheme { data_parallel, split_k, stream_k };
 
 // What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by `scheme`.
 struct Candidate {
-  int block_n;
-  int cluster;
+  int block_n, cluster;
   Scheme scheme;
 };
 
@@ -56,9 +55,7 @@ struct ModelConstants {
   double rho;         // a 128 x 256 partial tile read back
   double sigma_split;   // a split-K launch's extra
   double sigma_stream;  // a Stream-K launch's extra
-  // A divided kernel's extra a slice: it keeps more in registers than the whole-tile kernel
-  // (FP8's spill); 0 where a stage's fit has no such term.
-  double tau_divided;
+  double tau_divided;  // a divided kernel's extra a slice (more registers: FP8's spill), or 0
   double gamma;  // a slice's extra per KB read from L2, every SM reading (scaled by SMs at work)
   double lambda;        // the launch
   double beta_bytes_per_us;  // one SM's share of DRAM
@@ -66,13 +63,16 @@ struct ModelConstants {
 };
 
 // The predicted microseconds of an m x n x k product for `candidate`. Throws
-// std::invalid_argument for a GPU counted with no SM, no pair, no clock or no bandwidth, or a
-// tiling `model` has no constants for.
+// std::invalid_argument for a GPU with a count of 0 or a tiling `model` has no constants for.
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
                     const ModelGpu& gpu);
 
 // The index in `candidates` of the one predicted fastest; the first on a tie.
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
             const std::vector<Candidate>& candidates);
+// fastest(), kept per GPU and shape as cuBLASLt keeps its plans (pricing Stream-K's reads takes
+// microseconds); `candidates` must live as long as the program (a stage's default's list).
+int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
+                 const std::vector<Candidate>& candidates);
 
 }  // namespace ladder

@@ -11,7 +11,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 import fp8_model as model  # noqa: E402
 import stream_k_model  # noqa: E402
 
-H200 = stream_k_model.Gpu(132, 4.2e6)
+H200 = stream_k_model.Gpu(132, 4.2e6, 60 * 2 ** 20)
 
 
 def rounds(tiling, m, n):
