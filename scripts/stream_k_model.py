@@ -62,6 +62,7 @@ checks that the stage's model makes, on every listed shape, the pick and the pre
 model_picks.csv holds.
 """
 import argparse
+import bisect
 import csv
 import math
 import os
@@ -78,7 +79,7 @@ HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
 PICKS = os.path.join(RESULTS, "model_picks.csv")
 WORKED = os.path.join(RESULTS, "model_worked.md")
 # The page's worked shapes (21_gpu_stream_k/README.md, D).
-WORKED_SHAPES = [(1024, 1024, 1024), (512, 4096, 14336)]
+WORKED_SHAPES = [(1024, 1024, 1024), (512, 4096, 14336), (640, 640, 40960)]
 SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv",
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
@@ -199,40 +200,77 @@ GROUP_ROWS = 8  # persistent.cuh's kGroupM: tiles are taken down groups of 8 clu
 
 
 def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
-    """The operand bytes a Stream-K launch reads from DRAM: None where it divides nothing. The
-    whole tiles before its runs read what data-parallel tiles do; in the runs, cluster g walks
-    slices [g share, (g + 1) share) from the end back, so it reaches iteration i = tile x L + s
-    at share - 1 - (i mod share): the tiles that share a panel of A (a tile row) or of B (a tile
-    column) read its slice s at times (tile x L) mod share apart on a circle of `share`
-    slice-times. A read finds the slice in L2 if the last read of it came at most H slice-times
-    before, H = L2 / (the bytes every cluster reads in one slice-time); over s each gap G
-    between the sorted times is cut by the circle's end on G / share of the slices, so a panel
-    is read from DRAM 1 + sum over the gaps G > H of (1 - G / share) times."""
+    """The operand bytes a Stream-K launch reads from DRAM, as its clusters walk their runs:
+    None where it divides nothing. The whole tiles before the runs read what data-parallel tiles
+    do. Run g is iterations [g share + min(g, extra), ...) (divide(): share = iterations // R,
+    the first `extra` runs one longer); its cluster takes the run's parts from the end back
+    (PartWalk) and each part's slices in order, one a slice-time. So tiles that share a panel
+    of A (a tile row) or of B (a tile column) read its slice s at different times. A read finds
+    the slice in L2 if the panel's last read of it came at most H slice-times before, H = L2 /
+    (the bytes every cluster reads in one slice-time, as if none were in L2); else it comes
+    from DRAM. A panel's bytes are its rows (of A) or columns (of B) in the matrix times K."""
     bm, bn, c = TILINGS[tiling]
     rows, cols = cdiv(cdiv(m, bm), c), cdiv(n, bn)
     t, slices, r = rows * cols, cdiv(k, slice_k), gpu.resident(tiling)
     before = max(0, t // r - 1) * r
-    if t % r == 0 or (t - before) * slices < r:
+    iterations = (t - before) * slices
+    if t % r == 0 or iterations < r:
         return None
-    share = (t - before) * slices // r
-    window = gpu.l2_bytes / (r * (bm * c + bn) * slice_k * operand_bytes)
-    times_a, times_b = {}, {}
-    for tile in range(before, t):
+    share, extra = divmod(iterations, r)
+    hold = gpu.l2_bytes / (r * (bm * c + bn) * slice_k * operand_bytes)
+    # Each shared tile's parts: (first slice, end slice, the time of slice s less s).
+    parts = [[] for _ in range(t - before)]
+    for g in range(r):
+        begin, i, time = g * share + min(g, extra), (g + 1) * share + min(g + 1, extra), 0
+        while i > begin:
+            u = (i - 1) // slices
+            first = max(begin, u * slices)
+            parts[u].append((first - u * slices, i - u * slices, time - (first - u * slices)))
+            time, i = time + i - first, first
+    panels_a, panels_b = {}, {}
+    for u, tile_parts in enumerate(parts):
+        tile = before + u
         group = tile // (GROUP_ROWS * cols) * GROUP_ROWS
         in_group, group_rows = tile % (GROUP_ROWS * cols), min(rows - group, GROUP_ROWS)
-        at = (tile - before) * slices % share
-        times_a.setdefault(group + in_group % group_rows, []).append(at)
-        times_b.setdefault(in_group // group_rows, []).append(at)
+        panels_a.setdefault(group + in_group % group_rows, []).append(tile_parts)
+        panels_b.setdefault(in_group // group_rows, []).append(tile_parts)
 
-    def reads(times):
-        times = sorted(times)
-        gaps = [b - a for a, b in zip(times, times[1:])] + [times[0] + share - times[-1]]
-        return 1 + math.fsum(1 - g / share for g in gaps if g > window)
+    def reads(tiles):
+        """A panel's DRAM reads, summed over its slices. Between two parts' first slices every
+        tile reads slice s at s + a fixed offset, so each slice there is read 1 + (the gaps over
+        H between the tiles' sorted offsets) times; a part's first slice moves one offset."""
+        offsets, over = [], 0  # sorted offsets, and the gaps between them over H
 
-    panel = k * operand_bytes
+        def move(x, sign):  # sign 1 adds offset x, -1 takes one x away
+            nonlocal over
+            at = bisect.bisect_left(offsets, x)
+            lower = offsets[at - 1] if at > 0 else None
+            above = at + 1 if sign < 0 else at
+            upper = offsets[above] if above < len(offsets) else None
+            split = ((lower is not None and x - lower > hold)
+                     + (upper is not None and upper - x > hold))
+            joined = lower is not None and upper is not None and upper - lower > hold
+            over += sign * (split - joined)
+            if sign > 0:
+                offsets.insert(at, x)
+            else:
+                del offsets[at]
+
+        starts = sorted((first, u, offset) for u, tile in enumerate(tiles)
+                        for first, _, offset in tile)
+        held, total = {}, 0
+        for e, (first, u, offset) in enumerate(starts):
+            if u in held:
+                move(held[u], -1)
+            move(offset, 1)
+            held[u] = offset
+            total += (1 + over) * ((starts[e + 1][0] if e + 1 < len(starts) else slices) - first)
+        return total
+
+    read_rows = sum(min(bm * c, m - row * bm * c) * reads(v) for row, v in panels_a.items())
+    read_cols = sum(min(bn, n - col * bn) * reads(v) for col, v in panels_b.items())
     whole = operand_bytes * (m * k + k * n) * before / t
-    return (whole + math.fsum(bm * c * panel * reads(v) for v in times_a.values())
-            + math.fsum(bn * panel * reads(v) for v in times_b.values()))
+    return whole + k * operand_bytes * (read_rows + read_cols) / slices
 
 
 # Stage 21's variants after by_shape, in the stage's order: name -> (tiling, scheme).
@@ -328,8 +366,9 @@ class Model:
 
     def fit(self, samples):
         """Least squares on the relative error over the rows that moving the least bytes does not
-        bound. Stream-K's reads (stream_reads) price the prediction only: they bound its traffic
-        from above (W counts every read as new to L2), so they drop no row from the fit."""
+        bound. Stream-K's reads (stream_reads) price the prediction only: they come from a rule
+        of thumb for L2 (H counts every read as new to it), not from a measure, so they drop no
+        row from the fit and the constants stay those of the compute side."""
         a = [[0.0] * self.size for _ in range(self.size)]
         b = [0.0] * self.size
         for m, n, k, tiling, scheme, us in samples:
@@ -566,7 +605,7 @@ def explain(model, m, n, k):
 def worked_text(model):
     """model_worked.md: the page's worked shapes, every candidate, on the H200's counts."""
     head = ("<!-- written by scripts/stream_k_model.py --write -->\n"
-            "# Stage 21's model on the page's two shapes\n\n"
+            "# Stage 21's model on the page's shapes\n\n"
             "Every candidate's counts for the slowest cluster (T cluster tiles, S slices, P tiles, "
             "Q partial\ntiles) and predicted microseconds on the H200's counts, fastest first.\n"
             "`python3 scripts/stream_k_model.py --explain M N K` prints the same for any "

@@ -475,9 +475,8 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     const int choice = fastest(stream_k_model::kModel, m, n, k, h200, candidates);
     REQUIRE(names[choice + 1] == field[3]);
     // by_shape keeps each shape's pick: the kept one is the same, the first time and after.
-    static const std::vector<Candidate> kept_list = candidates;
-    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, kept_list) == choice);
-    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, kept_list) == choice);
+    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, candidates) == choice);
+    REQUIRE(kept_fastest(stream_k_model::kModel, m, n, k, h200, candidates) == choice);
     const double us = predicted_us(stream_k_model::kModel, candidates[choice], m, n, k, h200);
     REQUIRE(us == Approx(std::stod(field[4])).epsilon(1e-6));
     ++shapes;
@@ -510,26 +509,41 @@ TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot coun
   }
 }
 
-// Stream-K's operands as its runs read them (stream_k_model.py's stream_reads, and its test):
-// two 128 x 128 tiles side by side, runs of 100 slices, tile 1's starting L slices after tile
-// 0's. Aligned (L = 6600), A's panel is read once; 10 slice-times apart on 90 of 100 slices
-// and 90 on the rest (L = 6610), 1.1 times (H = 14.5 slice-times); 50 apart (6650), twice.
-// On a DRAM of half the H200's rate the memory side bounds each prediction. And at 640 x 640 x
-// 40960, where the runs of 25 tiles fall far apart, Stream-K is priced above split-K, as
-// measured (123 against 73 us).
+// Stream-K's operands as its runs read them (stream_k_model.py's stream_reads, which its test
+// holds to a slice-by-slice walk of the runs): two 128 x 128 tiles side by side, 132 runs. At
+// 6600 slices a tile the runs end where the tiles do and A's panel is read once; at 6610 and
+// 6650 some of its slices twice (7160 and 10495 reads of a slice, the script's count). On a
+// DRAM of half the H200's rate the memory side bounds each prediction. And at 640 x 640 x
+// 40960, where the runs fall far apart, Stream-K is priced above split-K, as measured (123
+// against 73 us).
 TEST_CASE("21's model prices Stream-K's operands as its runs read them", "[stage21]") {
   const ModelGpu slow_dram{132, 66, 1980, 2.1e6, 60.0 * (1 << 20)};
   const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
   const Candidate stream{128, 1, Scheme::stream_k};
-  for (auto [slices, panels] : {std::pair{6600, 3.0}, {6610, 3.1}, {6650, 4.0}}) {
+  for (auto [slices, a_reads] : {std::pair{6600, 6600}, {6610, 7160}, {6650, 10495}}) {
     CAPTURE(slices);
     const int k = 64 * slices;
+    const double panels = 2 + static_cast<double>(a_reads) / slices;  // B's two, then A's
     const double bytes = panels * 128.0 * k * 2 + 4.0 * 128 * 256;
     REQUIRE(predicted_us(stream_k_model::kModel, stream, 128, 256, k, slow_dram) ==
             Approx(bytes / 2.1e6 + stream_k_model::kModel.lambda).epsilon(1e-12));
   }
   REQUIRE(predicted_us(stream_k_model::kModel, stream, 640, 640, 40960, h200) >
           predicted_us(stream_k_model::kModel, {128, 1, Scheme::split_k}, 640, 640, 40960, h200));
+}
+
+// by_shape keeps each pick per GPU, shape and candidates: two lists on one shape keep their own.
+TEST_CASE("21's kept pick is the model's, for each list of candidates", "[stage21]") {
+  const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
+  const std::vector<Candidate> both{{256, 2, Scheme::data_parallel}, {64, 1, Scheme::split_k}};
+  const std::vector<Candidate> reversed{both[1], both[0]};
+  for (int round = 0; round < 2; ++round) {
+    const int pick = fastest(stream_k_model::kModel, 1024, 1024, 1024, h200, both);
+    REQUIRE(kept_fastest(stream_k_model::kModel, 1024, 1024, 1024, h200, both) == pick);
+    REQUIRE(kept_fastest(stream_k_model::kModel, 1024, 1024, 1024, h200, reversed) == 1 - pick);
+  }
+  REQUIRE_THROWS_AS(kept_fastest(stream_k_model::kModel, 1024, 1024, 1024, ModelGpu{}, both),
+                    std::invalid_argument);
 }
 
 // A split-K or Stream-K launch that divides nothing runs the whole-tile kernel on the same

@@ -18,6 +18,7 @@ constexpr double kCopyShareOfPeak = 0.868;
 // The kernels take tiles down groups of 8 cluster rows (persistent.cuh's kGroupM; a script test
 // holds the two to each other), so the model can tell which Stream-K tiles share a panel.
 constexpr int kGroupRows = 8;
+constexpr std::size_t kKeptShapes = 4096;  // kept_fastest's most; past it, it starts again
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -81,15 +82,14 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
   return {rounds * slices, rounds, 0, false};
 }
 
-// The operand bytes a Stream-K launch that divides reads from DRAM (stream_k_model.py's
-// stream_reads). The whole tiles before its runs read what data-parallel tiles do. In the runs,
-// cluster g walks iterations [g share, (g + 1) share) from the end back, so iteration tile x L
-// + s comes at share - 1 - ((tile x L + s) mod share): tiles that share a panel of A (a tile
-// row) or of B (a tile column) read its slice s at times (tile x L) mod share apart on a circle
-// of `share` slice-times. A read finds the slice in L2 if the last one came at most H
-// slice-times before, H the slice-times in which every cluster together reads the L2's size.
-// Over s, each gap G between a panel's sorted times is cut by the circle's end on G / share of
-// the slices: 1 + the sum over gaps G > H of (1 - G / share) reads of the panel from DRAM.
+// The operand bytes a Stream-K launch that divides reads from DRAM, as its clusters walk their
+// runs (stream_k_model.py's stream_reads, which a script test holds to a slice-by-slice walk).
+// The whole tiles before the runs read what data-parallel tiles do. Run g is iterations
+// [g share + min(g, extra), ...), as divide() cuts them; its cluster takes the run's parts from
+// the end back (PartWalk), each part's slices in order, a slice-time each. Tiles that share a
+// panel of A (a tile row) or of B (a tile column) so read its slice s at different times: a
+// read finds it in L2 if the panel's last read of it came at most H slice-times before, H = L2
+// / (every cluster's bytes a slice, as if none were in L2), else it comes from DRAM.
 double stream_reads(const ModelConstants& model, const TilingCost& t, long long m, long long n,
                     long long k, long long resident, double l2_bytes) {
   const long long rows = cdiv(cdiv(m, 128), t.cluster);
@@ -98,32 +98,97 @@ double stream_reads(const ModelConstants& model, const TilingCost& t, long long 
   const long long slices = cdiv(k, model.slice_k);
   const long long before = std::max(0LL, tiles / resident - 1) * resident;
   const long long share = (tiles - before) * slices / resident;
-  const double window = l2_bytes / (static_cast<double>(resident) * (128 * t.cluster + t.block_n) *
-                                    model.slice_k * model.operand_bytes);
-  std::map<long long, std::vector<long long>> times_a, times_b;  // panel -> its tiles' times
-  for (long long tile = before; tile < tiles; ++tile) {
+  const long long extra = (tiles - before) * slices % resident;
+  if (share < 1) throw std::invalid_argument("stream_reads: a launch that divides nothing");
+  const double hold = l2_bytes / (static_cast<double>(resident) * (128 * t.cluster + t.block_n) *
+                                  model.slice_k * model.operand_bytes);
+  struct Piece {
+    long long tile;   // its tile among the shared ones
+    long long first;  // slices [first, end) of the tile, slice s read at s + offset
+    long long end;
+    long long offset;
+  };
+  std::vector<Piece> pieces;
+  for (long long g = 0; g < resident; ++g) {
+    const long long begin = g * share + std::min(g, extra);
+    long long i = (g + 1) * share + std::min(g + 1, extra), time = 0;
+    while (i > begin) {
+      const long long u = (i - 1) / slices;
+      const long long first = std::max(begin, u * slices);
+      pieces.push_back({u, first - u * slices, i - u * slices, time - (first - u * slices)});
+      time += i - first;
+      i = first;
+    }
+  }
+  std::vector<long long> row_of(tiles - before), col_of(tiles - before);
+  for (long long u = 0; u < tiles - before; ++u) {
+    const long long tile = before + u;
     const long long group = tile / (kGroupRows * cols) * kGroupRows;
     const long long in_group = tile % (kGroupRows * cols);
     const long long group_rows = std::min<long long>(rows - group, kGroupRows);
-    const long long at = (tile - before) * slices % share;
-    times_a[group + in_group % group_rows].push_back(at);
-    times_b[in_group / group_rows].push_back(at);
+    row_of[u] = group + in_group % group_rows;
+    col_of[u] = in_group / group_rows;
   }
-  auto reads = [&](std::vector<long long>& times) {
-    std::sort(times.begin(), times.end());
-    double count = 1;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      const long long gap = i + 1 < times.size() ? times[i + 1] - times[i]
-                                                 : times.front() + share - times.back();
-      if (gap > window) count += 1 - static_cast<double>(gap) / share;
+  // Each panel's DRAM reads, summed over its slices, times its rows or columns in the matrix.
+  // Between two parts' first slices every tile of a panel reads slice s at s + a fixed offset,
+  // so each slice there is read 1 + (the gaps over H between the tiles' sorted offsets) times;
+  // a part's first slice moves one offset.
+  std::vector<long long> offsets, held(tiles - before);
+  auto panels_read = [&](const std::vector<long long>& panel_of, long long panel_size,
+                         long long matrix_size) {
+    std::sort(pieces.begin(), pieces.end(), [&](const Piece& a, const Piece& b) {
+      return std::tie(panel_of[a.tile], a.first) < std::tie(panel_of[b.tile], b.first);
+    });
+    std::fill(held.begin(), held.end(), -1);  // each tile's last piece, in one panel only
+    long long sum = 0, total = 0, over = 0;  // over: gaps between neighbours longer than H
+    auto gap_over = [&](long long a, long long b) { return b - a > hold ? 1LL : 0LL; };
+    auto move = [&](long long x, int sign) {  // sign 1 adds offset x, -1 takes one x away
+      const auto at = std::lower_bound(offsets.begin(), offsets.end(), x);
+      const bool lower = at != offsets.begin();
+      const auto above = sign < 0 ? at + 1 : at;
+      const bool upper = above != offsets.end();
+      long long split = 0;
+      if (lower) split += gap_over(*(at - 1), x);
+      if (upper) split += gap_over(x, *above);
+      if (lower && upper) split -= gap_over(*(at - 1), *above);
+      over += sign * split;
+      if (sign > 0) {
+        offsets.insert(at, x);
+      } else {
+        offsets.erase(at);
+      }
+    };
+    for (std::size_t e = 0; e < pieces.size(); ++e) {
+      const Piece& p = pieces[e];
+      const long long panel = panel_of[p.tile];
+      if (e == 0 || panel != panel_of[pieces[e - 1].tile]) {  // a new panel
+        offsets.clear();
+        over = total = 0;
+      }
+      if (held[p.tile] >= 0) move(pieces[held[p.tile]].offset, -1);
+      move(p.offset, 1);
+      held[p.tile] = static_cast<long long>(e);
+      const bool last = e + 1 == pieces.size() || panel_of[pieces[e + 1].tile] != panel;
+      total += (1 + over) * ((last ? slices : pieces[e + 1].first) - p.first);
+      if (last) sum += std::min(panel_size, matrix_size - panel * panel_size) * total;
     }
-    return count;
+    return sum;
   };
-  const double panel = static_cast<double>(k) * model.operand_bytes;
-  double bytes = model.operand_bytes * static_cast<double>(m * k + k * n) * before / tiles;
-  for (auto& [row, times] : times_a) bytes += 128.0 * t.cluster * panel * reads(times);
-  for (auto& [col, times] : times_b) bytes += t.block_n * panel * reads(times);
-  return bytes;
+  const long long read_rows = panels_read(row_of, 128LL * t.cluster, m);
+  const long long read_cols = panels_read(col_of, t.block_n, n);
+  const double whole = model.operand_bytes * static_cast<double>(m * k + k * n) * before / tiles;
+  return whole + static_cast<double>(k) * model.operand_bytes * (read_rows + read_cols) / slices;
+}
+
+void require_counted(const ModelGpu& gpu) {
+  if (gpu.sms < 1 || gpu.pairs < 1 || !(gpu.clock_mhz > 0) || !(gpu.bytes_per_us > 0) ||
+      !(gpu.l2_bytes > 0)) {
+    throw std::invalid_argument("the tile model: a GPU counted with " + std::to_string(gpu.sms) +
+                                " SMs, " + std::to_string(gpu.pairs) + " pairs, " +
+                                std::to_string(gpu.clock_mhz) + " MHz, " +
+                                std::to_string(gpu.bytes_per_us) + " bytes a microsecond and " +
+                                std::to_string(gpu.l2_bytes) + " bytes of L2");
+  }
 }
 
 }  // namespace
@@ -156,14 +221,7 @@ int split_ways(long long tiles, long long resident, long long slices, int most) 
 
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
                     const ModelGpu& gpu) {
-  if (gpu.sms < 1 || gpu.pairs < 1 || !(gpu.clock_mhz > 0) || !(gpu.bytes_per_us > 0) ||
-      !(gpu.l2_bytes > 0)) {
-    throw std::invalid_argument("the tile model: a GPU counted with " + std::to_string(gpu.sms) +
-                                " SMs, " + std::to_string(gpu.pairs) + " pairs, " +
-                                std::to_string(gpu.clock_mhz) + " MHz, " +
-                                std::to_string(gpu.bytes_per_us) + " bytes a microsecond and " +
-                                std::to_string(gpu.l2_bytes) + " bytes of L2");
-  }
+  require_counted(gpu);
   const TilingCost& t = tiling_of(model, candidate);
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
   const Work w =
@@ -213,15 +271,19 @@ int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gp
 
 int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
                  const std::vector<Candidate>& candidates) {
-  using Key = std::tuple<const ModelConstants*, const std::vector<Candidate>*, int, int, int, int,
-                         int, double, double, double>;
+  require_counted(gpu);
+  std::vector<std::tuple<int, int, Scheme>> priced;
+  for (const Candidate& c : candidates) priced.emplace_back(c.block_n, c.cluster, c.scheme);
+  using Key = std::tuple<const ModelConstants*, std::vector<std::tuple<int, int, Scheme>>, int, int,
+                         int, int, int, double, double, double>;
+  const Key key{&model, std::move(priced), m, n, k, gpu.sms, gpu.pairs, gpu.clock_mhz,
+                gpu.bytes_per_us, gpu.l2_bytes};
   static std::mutex mutex;  // host threads may launch at once
   static std::map<Key, int> kept;
-  const Key key{&model, &candidates, m, n, k, gpu.sms, gpu.pairs, gpu.clock_mhz, gpu.bytes_per_us,
-                gpu.l2_bytes};
   const std::lock_guard<std::mutex> lock(mutex);
   auto known = kept.find(key);
   if (known == kept.end()) {
+    if (kept.size() >= kKeptShapes) kept.clear();
     known = kept.emplace(key, fastest(model, m, n, k, gpu, candidates)).first;
   }
   return known->second;

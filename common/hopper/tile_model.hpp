@@ -70,8 +70,8 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
 // The index in `candidates` of the one predicted fastest; the first on a tie.
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
             const std::vector<Candidate>& candidates);
-// fastest(), kept per GPU and shape as cuBLASLt keeps its plans (pricing Stream-K's reads takes
-// microseconds); `candidates` must live as long as the program (a stage's default's list).
+// fastest(), kept per GPU, shape and candidates (4,096 at most): pricing walks Stream-K's runs,
+// microseconds that a small product's launch would wait for on every call.
 int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
                  const std::vector<Candidate>& candidates);
 

@@ -58,18 +58,61 @@ class WorkTest(unittest.TestCase):
 
 class PriceTest(unittest.TestCase):
     def test_stream_k_reads_a_shared_slice_again_when_l2_no_longer_holds_it(self):
-        # Two 128 x 128 tiles side by side share A's panel. Over 132 SMs each run is 100
-        # slices; tile 1 starts L slices after tile 0, (L mod 100) slice-times apart on the circle.
-        # H = 60 MiB / (132 x 256 rows x 128 bytes) = 14.5 slice-times.
-        def reads(slices):
+        # Two 128 x 128 tiles side by side share A's panel; 132 runs. At 6600 slices a tile the
+        # runs (100 slices) end where the tiles do, so both tiles read each slice of A at the
+        # same time: A once, each B panel once, the least. At 6610 and 6650 the runs (100 or
+        # 101 slices) cross tile 1's start, and some of A's slices come from DRAM twice.
+        def panels(slices):
             k = 64 * slices
             return model.stream_reads(H200, "128x128_c1", 128, 256, k) / (128 * k * 2)
-        self.assertEqual(reads(6600), 3)  # aligned: A once, each B panel once, as the least
-        # 10 apart on 90 of 100 slices (a hit), 90 apart on 10 (a miss): A read 1.1 times.
-        self.assertAlmostEqual(reads(6610), 3.1)
-        self.assertAlmostEqual(reads(6650), 4)  # 50 apart either way: A read twice
+        self.assertEqual(panels(6600), 3)
+        self.assertAlmostEqual(panels(6610), 2 + 7160 / 6610)
+        self.assertAlmostEqual(panels(6650), 2 + 10495 / 6650)
         # A whole wave divides nothing: no Stream-K runs to price.
         self.assertIsNone(model.stream_reads(H200, "128x128_c1", 128 * 12, 128 * 11, 4096))
+
+    def test_stream_k_reads_are_those_of_the_kernels_walk_slice_by_slice(self):
+        # Every run walked as PartWalk walks it, one slice a slice-time, each read of each
+        # panel's slice timed; a read after a gap of more than H comes from DRAM. Ragged edges,
+        # more than 8 cluster rows, more than one wave, pairs, and FP8's 128 x 192 tiles.
+        def walked(tiling, m, n, k, slice_k=64, operand_bytes=2):
+            bm, bn, c = model.TILINGS[tiling]
+            rows, cols = -(-m // (bm * c)), -(-n // bn)
+            tiles, slices, runs = rows * cols, -(-k // slice_k), H200.sms // c
+            before = max(0, tiles // runs - 1) * runs
+            share, extra = divmod((tiles - before) * slices, runs)
+            hold = H200.l2_bytes / (runs * (bm * c + bn) * slice_k * operand_bytes)
+            reads = {}  # (A or B, panel, slice) -> the times it is read
+            for g in range(runs):
+                begin, end = g * share + min(g, extra), (g + 1) * share + min(g + 1, extra)
+                time = 0
+                while end > begin:
+                    tile = (end - 1) // slices
+                    first = max(begin, tile * slices)
+                    t = before + tile
+                    group, in_group = divmod(t, 8 * cols)
+                    group_rows = min(rows - 8 * group, 8)
+                    row, col = 8 * group + in_group % group_rows, in_group // group_rows
+                    for i in range(first, end):
+                        reads.setdefault(("A", row, i % slices), []).append(time)
+                        reads.setdefault(("B", col, i % slices), []).append(time)
+                        time += 1
+                    end = first
+            total = 0
+            for (operand, panel, _), times in reads.items():
+                times.sort()
+                size = (min(bm * c, m - panel * bm * c) if operand == "A"
+                        else min(bn, n - panel * bn))
+                total += size * (1 + sum(1 for x, y in zip(times, times[1:]) if y - x > hold))
+            whole = operand_bytes * (m * k + k * n) * before / tiles
+            return whole + k * operand_bytes * total / slices
+        for tiling, m, n, k in [("128x128_c1", 1100, 1000, 3000), ("128x256_c2", 2000, 3000, 5000),
+                                ("128x128_c1", 4000, 4000, 2000), ("128x128_c1", 640, 640, 40960)]:
+            with self.subTest(tiling=tiling, m=m, n=n, k=k):
+                self.assertAlmostEqual(model.stream_reads(H200, tiling, m, n, k) /
+                                       walked(tiling, m, n, k), 1, places=12)
+        self.assertAlmostEqual(model.stream_reads(H200, "128x192_c1", 1500, 2500, 4096, 128, 1) /
+                               walked("128x192_c1", 1500, 2500, 4096, 128, 1), 1, places=12)
 
     def test_the_model_takes_tiles_in_the_kernels_order(self):
         # Which Stream-K tiles share a panel follows the kernels' groups of cluster rows: the
