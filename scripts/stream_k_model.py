@@ -7,7 +7,8 @@ constants fitted on some shape lists and checked on another that it never saw.
   python3 scripts/stream_k_model.py --fit A.csv B.csv --check C.csv
   python3 scripts/stream_k_model.py --write         also write the constants into the stage's
                                                     model_constants.hpp, the picks it must make
-                                                    into results/21_gpu_stream_k/model_picks.csv
+                                                    into results/21_gpu_stream_k/model_picks.csv,
+                                                    Stream-K's reads (model_stream_reads.csv)
                                                     and the page's worked shapes (model_worked.md)
   python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
   python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
@@ -78,6 +79,11 @@ FIT_RUNS = os.path.join(RESULTS, "model_fit")
 HEADER = os.path.join(REPO, "21_gpu_stream_k", "model_constants.hpp")
 PICKS = os.path.join(RESULTS, "model_picks.csv")
 WORKED = os.path.join(RESULTS, "model_worked.md")
+STREAM_READS = os.path.join(RESULTS, "model_stream_reads.csv")
+# Shapes beyond the lists for STREAM_READS: ragged edges, more than 8 cluster rows, more than a
+# wave, pairs and few tiles with a long K.
+STREAM_READS_SHAPES = [(1100, 1000, 3000), (2000, 3000, 5000), (4000, 4000, 2000),
+                       (1500, 2500, 4096), (640, 640, 40960)]
 # The page's worked shapes (21_gpu_stream_k/README.md, D).
 WORKED_SHAPES = [(1024, 1024, 1024), (512, 4096, 14336), (640, 640, 40960)]
 SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv",
@@ -582,6 +588,27 @@ def picks_text(model):
     return "\n".join(rows) + "\n"
 
 
+def stream_reads_text(gpu):
+    """model_stream_reads.csv: stream_reads' bytes for each Stream-K tiling of stages 21 (BF16,
+    slices of 64) and 22 (FP8, slices of 128) on every listed shape and STREAM_READS_SHAPES, on
+    the H200's counts, which a host test holds the C++ model to."""
+    rows = ["stage,m,n,k,block_n,cluster,bytes"]
+    shapes = []
+    for name in PICK_LISTS:
+        shapes += [shape for shape in list_shapes(name) if shape not in shapes]
+    shapes += [shape for shape in STREAM_READS_SHAPES if shape not in shapes]
+    for stage, tilings, slice_k, operand_bytes in (
+            (21, ["128x256_c2", "128x128_c1"], SLICE_K, 2),
+            (22, ["128x256_c2", "128x192_c1", "128x128_c1"], 128, 1)):
+        for m, n, k in shapes:
+            for tiling in tilings:
+                read = stream_reads(gpu, tiling, m, n, k, slice_k, operand_bytes)
+                if read is not None:
+                    _, bn, c = TILINGS[tiling]
+                    rows.append(f"{stage},{m},{n},{k},{bn},{c},{read:.3f}")
+    return "\n".join(rows) + "\n"
+
+
 def explain(model, m, n, k):
     """Every candidate's counts and predicted time for one shape, fastest first: a table."""
     lines = [f"**{m} x {n} x {k}** on {model.gpu.sms} SMs ({model.gpu.sms // 2} pairs), L = "
@@ -666,6 +693,7 @@ def main():
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),
+                 (STREAM_READS, stream_reads_text(model.gpu)),
                  (WORKED, worked_text(model)))
         if not write_or_check(files, options.write, "stream_k_model.py"):
             return 1

@@ -435,16 +435,31 @@ std::vector<test::GemmCase> stream_k_cases() {
   return cases;
 }
 
+// The rows of a CSV a script wrote under results/, each split at its commas, after checking that
+// the file opens and starts with `header`.
+std::vector<std::vector<std::string>> script_rows(const std::string& path,
+                                                  const std::string& header) {
+  std::ifstream file(LADDER_SOURCE_DIR "/" + path);
+  REQUIRE(file);
+  std::string line;
+  std::getline(file, line);
+  REQUIRE(line == header);
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(file, line)) {
+    std::stringstream cells(line);
+    rows.emplace_back();
+    for (std::string cell; std::getline(cells, cell, ',');) rows.back().push_back(cell);
+  }
+  return rows;
+}
+
 // Stage 21's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
 // (scripts/stream_k_model.py), which records in model_picks.csv, for every shape of the four
 // shape lists on the H200's counts, the variant it picks and the time it predicts, with the DRAM
 // rate it took. No GPU needed: the model is a pure function.
 TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
-  std::ifstream picks(LADDER_SOURCE_DIR "/results/21_gpu_stream_k/model_picks.csv");
-  REQUIRE(picks);
-  std::string line;
-  std::getline(picks, line);
-  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
+  const auto picks = script_rows("results/21_gpu_stream_k/model_picks.csv",
+                                 "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
@@ -464,14 +479,11 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
     REQUIRE(candidates[i].scheme == named);
   }
   int shapes = 0;
-  while (std::getline(picks, line)) {
-    std::vector<std::string> field;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
+  for (const auto& field : picks) {
+    CAPTURE(field[0], field[1], field[2]);
     REQUIRE(field.size() == 7);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
     const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
-    CAPTURE(line);
     const int choice = fastest(stream_k_model::kModel, m, n, k, h200, candidates);
     REQUIRE(names[choice + 1] == field[3]);
     // by_shape keeps each shape's pick: the kept one is the same, the first time and after.
@@ -530,6 +542,29 @@ TEST_CASE("21's model prices Stream-K's operands as its runs read them", "[stage
   }
   REQUIRE(predicted_us(stream_k_model::kModel, stream, 640, 640, 40960, h200) >
           predicted_us(stream_k_model::kModel, {128, 1, Scheme::split_k}, 640, 640, 40960, h200));
+}
+
+// The C++ count of Stream-K's reads against the script's (model_stream_reads.csv), on every
+// listed shape and a few with ragged edges, more than 8 cluster rows or more than a wave, for
+// each Stream-K tiling of stages 21 and 22. On a DRAM of one byte a microsecond the memory side
+// is the prediction, so the bytes moved are the predicted time less the launch.
+TEST_CASE("the tile model counts Stream-K's reads as its script does", "[stage21][stage22]") {
+  const ModelGpu one_byte{132, 66, 1980, 1.0, 60.0 * (1 << 20)};
+  int counted = 0;
+  for (const auto& field : script_rows("results/21_gpu_stream_k/model_stream_reads.csv",
+                                       "stage,m,n,k,block_n,cluster,bytes")) {
+    CAPTURE(field[0], field[1], field[2], field[3], field[4], field[5]);
+    REQUIRE(field.size() == 7);
+    const ModelConstants& model =
+        field[0] == "21" ? stream_k_model::kModel : fp8_model::kModel;
+    const int m = std::stoi(field[1]), n = std::stoi(field[2]), k = std::stoi(field[3]);
+    const Candidate stream{std::stoi(field[4]), std::stoi(field[5]), Scheme::stream_k};
+    const double moved = std::stod(field[6]) + 4.0 * m * n;
+    REQUIRE(predicted_us(model, stream, m, n, k, one_byte) - model.lambda ==
+            Approx(moved).epsilon(1e-9));
+    ++counted;
+  }
+  REQUIRE(counted >= 300);
 }
 
 // by_shape keeps each pick per GPU, shape and candidates: two lists on one shape keep their own.
