@@ -183,6 +183,17 @@ def tree_reads(ways):
     return tree_meets(ways)[1][ways] - 1
 
 
+def stream_division(t, r, slices):
+    """divide()'s Stream-K for t tiles of `slices` slices on r clusters: (the whole tiles before
+    the runs, the runs' length, how many runs are one slice longer), or None where it divides
+    nothing."""
+    before = max(0, t // r - 1) * r
+    iterations = (t - before) * slices
+    if t % r == 0 or iterations < r:
+        return None
+    return (before,) + divmod(iterations, r)
+
+
 def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     """(slices, tiles, partial tiles) of the slowest cluster, and whether the scheme divided;
     slices slice_k deep."""
@@ -192,13 +203,12 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
         s = split_ways(t, r, slices, most)
         if s > 1:
             return ((t // r) * slices + cdiv(slices, s), t // r + 1, tree_reads(s)), True
-    if scheme == "stream" and t % r:
-        before = max(0, t // r - 1) * r
-        rest = (t - before) * slices
-        if rest >= r:
-            share = cdiv(rest, r)
-            return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1,
-                    cdiv(slices - 1, rest // r)), True
+    division = stream_division(t, r, slices) if scheme == "stream" else None
+    if division:
+        before, run, extra = division
+        share = run + (extra > 0)  # the longest run
+        return ((before // r) * slices + share, before // r + cdiv(share, slices) + 1,
+                cdiv(slices - 1, run)), True
     return whole, False
 
 
@@ -218,11 +228,10 @@ def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
     bm, bn, c = TILINGS[tiling]
     rows, cols = cdiv(cdiv(m, bm), c), cdiv(n, bn)
     t, slices, r = rows * cols, cdiv(k, slice_k), gpu.resident(tiling)
-    before = max(0, t // r - 1) * r
-    iterations = (t - before) * slices
-    if t % r == 0 or iterations < r:
+    division = stream_division(t, r, slices)
+    if division is None:
         return None
-    share, extra = divmod(iterations, r)
+    before, share, extra = division
     hold = gpu.l2_bytes / (r * (bm * c + bn) * slice_k * operand_bytes)
     # Each shared tile's parts: (first slice, end slice, the time of slice s less s).
     parts = [[] for _ in range(t - before)]
@@ -597,9 +606,10 @@ def stream_reads_text(gpu):
     for name in PICK_LISTS:
         shapes += [shape for shape in list_shapes(name) if shape not in shapes]
     shapes += [shape for shape in STREAM_READS_SHAPES if shape not in shapes]
-    for stage, tilings, slice_k, operand_bytes in (
-            (21, ["128x256_c2", "128x128_c1"], SLICE_K, 2),
-            (22, ["128x256_c2", "128x192_c1", "128x128_c1"], 128, 1)):
+    import fp8_model  # it imports this module: here, not at the top
+    streamed = [tiling for tiling, scheme in VARIANTS.values() if scheme == "stream"]
+    for stage, tilings, slice_k, operand_bytes in ((21, streamed, SLICE_K, 2),
+                                                   (22, fp8_model.DIVIDED, fp8_model.SLICE_K, 1)):
         for m, n, k in shapes:
             for tiling in tilings:
                 read = stream_reads(gpu, tiling, m, n, k, slice_k, operand_bytes)

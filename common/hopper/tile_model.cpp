@@ -96,10 +96,10 @@ double stream_reads(const ModelConstants& model, const TilingCost& t, long long 
   const long long cols = cdiv(n, t.block_n);
   const long long tiles = rows * cols;
   const long long slices = cdiv(k, model.slice_k);
-  const long long before = std::max(0LL, tiles / resident - 1) * resident;
-  const long long share = (tiles - before) * slices / resident;
-  const long long extra = (tiles - before) * slices % resident;
-  if (share < 1) throw std::invalid_argument("stream_reads: a launch that divides nothing");
+  const Division d = divide(tiles, static_cast<int>(slices), static_cast<int>(resident),
+                            Scheme::stream_k, model.max_split);
+  if (d.split != 0) throw std::invalid_argument("stream_reads: a launch that divides nothing");
+  const long long before = d.whole_tiles, share = d.stream_share, extra = d.stream_extra;
   const double hold = l2_bytes / (static_cast<double>(resident) * (128 * t.cluster + t.block_n) *
                                   model.slice_k * model.operand_bytes);
   struct Piece {
