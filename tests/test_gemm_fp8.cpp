@@ -40,6 +40,7 @@
 #include "common/matrix_owners.hpp"
 #include "error_study.hpp"
 #include "guarded_layouts.hpp"
+#include "script_rows.hpp"
 #include "test_support.hpp"
 #include "workspace_hazards.hpp"
 
@@ -1045,18 +1046,11 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     candidates.push_back(priced[i]);
   }
   REQUIRE(candidates.size() == 11);
-  std::ifstream picks(LADDER_SOURCE_DIR "/results/22_gpu_fp8/model_picks.csv");
-  REQUIRE(picks);
-  std::string line;
-  std::getline(picks, line);
-  REQUIRE(line == "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   int shapes = 0;
-  while (std::getline(picks, line)) {
-    std::vector<std::string> field;
-    std::stringstream cells(line);
-    for (std::string cell; std::getline(cells, cell, ',');) field.push_back(cell);
+  for (const auto& field : test::script_rows("results/22_gpu_fp8/model_picks.csv",
+                                             "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes")) {
     REQUIRE(field.size() == 7);
-    CAPTURE(line);
+    CAPTURE(field[0], field[1], field[2]);
     const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
     const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
     const int choice = fastest(fp8_model::kModel, m, n, k, h200, candidates);

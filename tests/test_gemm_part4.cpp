@@ -44,6 +44,7 @@
 #include "common/matrix_owners.hpp"
 #include "common/operand_path.hpp"
 #include "guarded_layouts.hpp"
+#include "script_rows.hpp"
 #include "test_support.hpp"
 #include "workspace_hazards.hpp"
 
@@ -435,30 +436,12 @@ std::vector<test::GemmCase> stream_k_cases() {
   return cases;
 }
 
-// The rows of a CSV a script wrote under results/, each split at its commas, after checking that
-// the file opens and starts with `header`.
-std::vector<std::vector<std::string>> script_rows(const std::string& path,
-                                                  const std::string& header) {
-  std::ifstream file(LADDER_SOURCE_DIR "/" + path);
-  REQUIRE(file);
-  std::string line;
-  std::getline(file, line);
-  REQUIRE(line == header);
-  std::vector<std::vector<std::string>> rows;
-  while (std::getline(file, line)) {
-    std::stringstream cells(line);
-    rows.emplace_back();
-    for (std::string cell; std::getline(cells, cell, ',');) rows.back().push_back(cell);
-  }
-  return rows;
-}
-
 // Stage 21's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
 // (scripts/stream_k_model.py), which records in model_picks.csv, for every shape of the four
 // shape lists on the H200's counts, the variant it picks and the time it predicts, with the DRAM
 // rate it took. No GPU needed: the model is a pure function.
 TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
-  const auto picks = script_rows("results/21_gpu_stream_k/model_picks.csv",
+  const auto picks = test::script_rows("results/21_gpu_stream_k/model_picks.csv",
                                  "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
@@ -551,7 +534,7 @@ TEST_CASE("21's model prices Stream-K's operands as its runs read them", "[stage
 TEST_CASE("the tile model counts Stream-K's reads as its script does", "[stage21][stage22]") {
   const ModelGpu one_byte{132, 66, 1980, 1.0, 60.0 * (1 << 20)};
   int counted = 0;
-  for (const auto& field : script_rows("results/21_gpu_stream_k/model_stream_reads.csv",
+  for (const auto& field : test::script_rows("results/21_gpu_stream_k/model_stream_reads.csv",
                                        "stage,m,n,k,block_n,cluster,bytes")) {
     CAPTURE(field[0], field[1], field[2], field[3], field[4], field[5]);
     REQUIRE(field.size() == 7);
