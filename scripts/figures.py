@@ -35,6 +35,9 @@ A generated section sits between `<!-- figures: NAME -->` and `<!-- /figures -->
               FP8_RECORD, and its quantisation against cudaMemcpy; TABLES_PAGE's
               'fp8 summary': the default and the whole call at the three squares;
               'fp8 promotion' there and FP8.md's 'fp8 scaling': tables 2 and 3 of FP8_STUDY.
+  21_gpu_stream_k/MODEL.md's sections ('model symbols', 'model by hand ...') are not this
+              script's: scripts/stream_k_model.py --write writes them from the model's fit,
+              and its --check-written finds them stale.
 The chart (results/ladder.png) is scripts/plot.py's, from the same record. A test
 (scripts/tests/test_figures.py) runs --check, so a section edited by hand, or a record changed
 without rewriting its sections, fails.

@@ -8,8 +8,11 @@ constants fitted on some shape lists and checked on another that it never saw.
   python3 scripts/stream_k_model.py --write         also write the constants into the stage's
                                                     model_constants.hpp, the picks it must make
                                                     into results/21_gpu_stream_k/model_picks.csv,
-                                                    Stream-K's reads (model_stream_reads.csv)
-                                                    and the page's worked shapes (model_worked.md)
+                                                    Stream-K's reads (model_stream_reads.csv),
+                                                    the page's worked shapes (model_worked.md)
+                                                    and the generated sections of the stage's
+                                                    MODEL.md (the symbols, the tree's chain, the
+                                                    worked shapes by hand)
   python3 scripts/stream_k_model.py --check-written exit 1 if a file it writes differs from the fit
   python3 scripts/stream_k_model.py --explain M N K every candidate's counts and predicted time
   python3 scripts/stream_k_model.py --without-gamma the ablation: the model fitted without gamma
@@ -27,7 +30,8 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
                  and the partial tiles read one after another on the longest chain of the
-                 tree the s ranges meet in (tree_reads(s): s - 1 for s up to 4)
+                 tree the s ranges meet in (tree_reads(s) = 4h + ceil(s / 4^h) - 1, with
+                 4^h < s <= 4^(h + 1): tree_chain)
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
                  slices, which touches ceil(share / L) + 1 tiles; with S those slices, the
                  runs are S // R slices or one more, so a tile's finishing part (a slice at
@@ -71,6 +75,7 @@ import re
 import sys
 
 import ladder
+from figures import SECTION  # the pages' generated sections
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -84,8 +89,17 @@ STREAM_READS = os.path.join(RESULTS, "model_stream_reads.csv")
 # wave, pairs and few tiles with a long K.
 STREAM_READS_SHAPES = [(1100, 1000, 3000), (2000, 3000, 5000), (4000, 4000, 2000),
                        (1500, 2500, 4096), (640, 640, 40960)]
-# The page's worked shapes (21_gpu_stream_k/README.md, D).
+# The page's worked shapes (21_gpu_stream_k/README.md, D): every candidate in WORKED.
 WORKED_SHAPES = [(1024, 1024, 1024), (512, 4096, 14336), (640, 640, 40960)]
+# The companion page, the model term by term: --write fills its generated sections (figures.py's
+# markers, which the pages' prose check leaves out) with the symbols' values, the split-K tree's
+# chain and one variant on each worked shape, factor by factor (BY_HAND).
+MODEL_PAGE = os.path.join(REPO, "21_gpu_stream_k", "MODEL.md")
+BY_HAND = [("128x256_c2_dp", 1024, 1024, 1024), ("128x256_c2_split", 512, 4096, 14336),
+           ("128x128_c1_stream", 640, 640, 40960)]
+# The stage's model, whose kCopyShareOfPeak (by_shape's DRAM rate: that share of the peak the
+# driver reports) MODEL.md quotes.
+TILE_MODEL = os.path.join(REPO, "common", "hopper", "tile_model.cpp")
 SHAPE_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv",
                "model_shapes_unseen.csv"]
 # The H200's maximum SM clock (cudaDevAttrClockRate), at which the constants were measured.
@@ -181,6 +195,23 @@ def tree_reads(ways):
     """The partial tiles read one after another before a tile split `ways` ways holds its sum,
     less the leaves' first save, which every range makes at once."""
     return tree_meets(ways)[1][ways] - 1
+
+
+def tree_levels(ways, width=TREE_WIDTH):
+    """h, the levels below the top of a tree of `ways` ranges: width^h < ways <= width^(h + 1)."""
+    h = 0
+    while width ** (h + 1) < ways:
+        h += 1
+    return h
+
+
+def tree_chain(ways, width=TREE_WIDTH):
+    """tree_reads in closed form (a test holds the two equal): a whole subtree of width^j ranges
+    has its sum saved width x j transfers after the leaves' saves ((width - 1) reads and a save a
+    level); the last range then reads the top level's other ceil(ways / width^h) - 1 subtrees
+    one after another, the last of them ready at width x h."""
+    h = tree_levels(ways, width)
+    return width * h + cdiv(ways, width ** h) - 1
 
 
 def stream_division(t, r, slices):
@@ -442,12 +473,16 @@ def samples_of(gpu, runs):
             for name, (tiling, scheme) in VARIANTS.items() if name in rows]
 
 
+# The values of beta the fit tries, in GB/s (one SM's share of DRAM).
+BETAS = (30, 40, 50, 60, 80, 120)
+
+
 def fitted(gpu, runs, most, busy_reads=True, divided_slices=False, stream_reuse=True):
     """The model with the beta of least error, each beta fitted on the runs."""
     samples = samples_of(gpu, runs)
     models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads, stream_reuse=stream_reuse,
                     divided_slices=divided_slices).fit(samples)
-              for beta in (30, 40, 50, 60, 80, 120)]
+              for beta in BETAS]
     return min(models, key=lambda model: model.error(samples)), samples
 
 
@@ -650,15 +685,232 @@ def worked_text(model):
     return head + "\n\n".join(explain(model, *shape) for shape in WORKED_SHAPES) + "\n"
 
 
+def number(x):
+    """A value as the page's tables print it: a whole number with thousands' commas, else up to
+    four decimals."""
+    if float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.4f}".rstrip("0")
+
+
+def copy_share_of_peak():
+    """by_shape's DRAM rate as a share of the peak the driver reports (tile_model.cpp)."""
+    with open(TILE_MODEL) as f:
+        found = re.search(r"kCopyShareOfPeak = ([0-9.]+);", f.read())
+    if found is None:
+        raise SystemExit(f"stream_k_model.py: {os.path.relpath(TILE_MODEL, REPO)}: no "
+                         "kCopyShareOfPeak")
+    return float(found.group(1))
+
+
+def l2_hold(gpu, tiling):
+    """H: the slice-times the L2 holds, every cluster reading a slice of new bytes each."""
+    bm, bn, c = TILINGS[tiling]
+    return gpu.l2_bytes / (gpu.resident(tiling) * (bm * c + bn) * SLICE_K * 2)
+
+
+def symbols_table(model):
+    """MODEL.md's 'model symbols': every symbol, its value on the H200's counts, what it is."""
+    gpu, (rho, split, stream, launch) = model.gpu, model.params[-4:]
+    rows = [
+        ("SMs", f"{gpu.sms}", "streaming multiprocessors, from the driver"),
+        ("c", "1 or 2", "blocks a cluster; a pair loads B's slice once for both"),
+        ("R", f"{gpu.sms} (c = 1), {gpu.sms // 2} (c = 2)", "clusters at once: SMs, or pairs"),
+        ("BM x BN", "128 x 256, 192, 128 or 64", "a block's tile of C"),
+        ("T", "ceil(ceil(M / BM) / c) x ceil(N / BN)", "cluster tiles"),
+        ("L", f"ceil(K / {SLICE_K})", f"slices a tile, {SLICE_K} values of K each"),
+        ("s", f"min(floor(R / (T mod R)), {MAX_SPLIT}, L)", "split-K's ranges a tile"),
+        ("S, P, Q", "section D's table", "the slowest cluster's slices, tiles started, partial "
+         "tiles"),
+        ("KB", "(BM + BN / c) x 128 / 1024", "KB a block reads a slice"),
+        ("active, busy", "busy = active / SMs", "SMs with work, and their share"),
+        ("clock", f"{FIT_CLOCK_MHZ} MHz", "the fit's SM clock; compute scales by "
+         f"{FIT_CLOCK_MHZ} / the GPU's"),
+        ("tau, phi", "per tiling, below", "a slice's time; a tile's fixed cost"),
+        ("gamma", f"{model.gamma():.6f} us", "a slice's extra per KB read, every SM busy"),
+        ("tau_divided", f"{model.tau_divided():.6f} us", "a divided kernel's extra a slice "
+         "(fitted in stage 22)"),
+        ("rho", f"{rho:.6f} us", "a 128 x 256 partial tile saved or read"),
+        ("sigma_split", f"{split:.6f} us", "a split-K launch's extra"),
+        ("sigma_stream", f"{stream:.6f} us", "a Stream-K launch's extra"),
+        ("lambda", f"{launch:.6f} us", "the launch"),
+        ("beta", f"{number(model.beta)} bytes/us", "one busy SM's draw from DRAM: of "
+         + ", ".join(f"{b}" for b in BETAS[:-1]) + f" and {BETAS[-1]} GB/s, the fit's best"),
+        ("BW", f"{number(gpu.bytes_per_us)} bytes/us", "a copy's rate: cudaMemcpy's in the "
+         f"record; on a GPU, by_shape takes {100 * copy_share_of_peak():.1f}% of its DRAM peak"),
+        ("L2", f"{number(gpu.l2_bytes)} bytes", "the L2 cache's size"),
+        ("H", "L2 / (R x a cluster's bytes a slice)", "slice-times the L2 holds a slice"),
+    ]
+    lines = ["| symbol | value | what it is |", "|---|---|---|"]
+    lines += [f"| {symbol} | {value} | {meaning} |" for symbol, value, meaning in rows]
+    return "\n".join(lines)
+
+
+def tilings_table(model):
+    """MODEL.md's 'model tilings': each tiling's R, fitted tau and phi, KB and (where Stream-K
+    runs on it) H."""
+    lines = ["| tiling | c | R | tau (us) | phi (us) | KB | H | variants |",
+             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for i, name in enumerate(NAMES):
+        _, _, c = TILINGS[name]
+        schemes = [scheme for tiling, scheme in VARIANTS.values() if tiling == name]
+        hold = f"{l2_hold(model.gpu, name):.1f}" if "stream" in schemes else "-"
+        lines.append(f"| {name} | {c} | {model.gpu.resident(name)} | {model.params[2 * i]:.6f} | "
+                     f"{model.params[2 * i + 1]:.6f} | {number(read_kb(name))} | {hold} | "
+                     f"{', '.join('_' + scheme for scheme in schemes)} |")
+    return "\n".join(lines)
+
+
+def chain_table():
+    """MODEL.md's 'model chain': tree_reads for every number of ranges up to MAX_SPLIT, runs of
+    equal values together, each run's h and its value by the closed form."""
+    runs = []
+    for ways in range(2, MAX_SPLIT + 1):
+        q = tree_reads(ways)
+        if q != tree_chain(ways):
+            raise SystemExit(f"stream_k_model.py: tree_chain({ways}) is not tree_reads ({q})")
+        if runs and runs[-1][2] == q:
+            runs[-1][1] = ways
+        else:
+            runs.append([ways, ways, q])
+    cells = [(f"{a}" if a == b else f"{a}-{b}", tree_levels(b), q) for a, b, q in runs]
+    return "\n".join([
+        "| s | " + " | ".join(ways for ways, _, _ in cells) + " |",
+        "|---|" + "---:|" * len(cells),
+        "| h | " + " | ".join(f"{h}" for _, h, _ in cells) + " |",
+        "| Q | " + " | ".join(f"{q}" for _, _, q in cells) + " |"])
+
+
+def by_hand(model, name, m, n, k):
+    """MODEL.md's worked shape: one variant's every factor, its formula with the shape's
+    numbers, and its value, as predict() takes them; raises if the sum is not predict()'s."""
+    tiling, scheme = VARIANTS[name]
+    bm, bn, c = TILINGS[tiling]
+    gpu, i = model.gpu, NAMES.index(tiling)
+    r, rows, cols = gpu.resident(tiling), cdiv(cdiv(m, bm), c), cdiv(n, bn)
+    t, slices = rows * cols, cdiv(k, SLICE_K)
+    (s, p, q), divided = work(gpu, tiling, scheme, m, n, k, model.most)
+    lines = ["| factor | formula, with this shape's numbers | value |", "|---|---|---:|"]
+
+    def row(factor, formula, value):
+        lines.append(f"| {factor} | {formula} | {value} |")
+
+    row("T", f"ceil(ceil({m} / {bm}) / {c}) x ceil({n} / {bn}) = {rows} x {cols}", t)
+    row("L", f"ceil({k} / {SLICE_K})", slices)
+    row("R", f"{gpu.sms} SMs / 2" if c == 2 else "the SMs", r)
+    if divided and scheme == "split":
+        ways = split_ways(t, r, slices, model.most)
+        h = tree_levels(ways)
+        row("s", f"min(floor({r} / ({t} mod {r})), {model.most}, {slices})", ways)
+        row("S", f"floor({t} / {r}) x {slices} + ceil({slices} / {ways})", s)
+        row("P", f"floor({t} / {r}) + 1", p)
+        row("Q", f"4h + ceil(s / 4^h) - 1 = 4 x {h} + ceil({ways} / {4 ** h}) - 1", q)
+    elif divided:
+        before, run, extra = stream_division(t, r, slices)
+        share = run + (extra > 0)
+        row("W, tiles whole", f"max(0, floor({t} / {r}) - 1) x {r}", before)
+        row("share, the longest run", f"ceil(({t} - {before}) x {slices} / {r})", share)
+        row("S", f"{before} / {r} x {slices} + {share}", s)
+        row("P", f"{before} / {r} + ceil({share} / {slices}) + 1", p)
+        row("Q", f"ceil(({slices} - 1) / floor(({t} - {before}) x {slices} / {r}))", q)
+    else:
+        row("S", f"ceil({t} / {r}) x {slices}", s)
+        row("P", f"ceil({t} / {r})", p)
+        row("Q", "nothing divided", q)
+    kb = read_kb(tiling)
+    row("KB", f"({bm} + {bn} / {c}) x 128 / 1024", number(kb))
+    active = model.active_sms(tiling, divided, m, n)
+    per = 1 if (c == 2 and cdiv(m, bm) == 1) else c
+    if divided:
+        row("active", f"every block: {r} x {per}", active)
+    else:
+        row("active", f"min({cdiv(m, bm)} x {cols} tiles, {r} x {per})", active)
+    busy = active / gpu.sms
+    row("busy", f"{active} / {gpu.sms}", number(round(busy, 4)))
+    busy_text = "1" if active == gpu.sms else f"{active} / {gpu.sms}"
+    tau, phi = model.params[2 * i], model.params[2 * i + 1]
+    extra = model.tau_divided() if divided else 0.0
+    slice_us = tau + extra + model.gamma() * kb * busy
+    row("a slice", f"tau {tau:.6f} + "
+        + (f"tau_divided {extra:.6f} + " if extra else "")
+        + f"gamma {model.gamma():.6f} x {number(kb)} x {busy_text}",
+        f"{slice_us:.6f} us")
+    rho, sigma_split, sigma_stream, launch = model.params[-4:]
+    sigma = 0.0 if not divided else sigma_split if scheme == "split" else sigma_stream
+    terms = [slice_us * s, phi * p, rho * q * bm * bn / (128 * 256), sigma]
+    row("slices", f"{slice_us:.6f} x S {s}", f"{terms[0]:.3f}")
+    row("tiles", f"phi {phi:.6f} x P {p}", f"{terms[1]:.3f}")
+    row("partial tiles", f"rho {rho:.6f} x Q {q} x {bm} x {bn} / (128 x 256)", f"{terms[2]:.3f}")
+    row("extra", f"sigma_{scheme} {sigma:.6f}" if divided else "none", f"{terms[3]:.3f}")
+    row("launch", "lambda", f"{launch:.3f}")
+    compute = math.fsum(terms) + launch
+    row("**compute**", "(" + " + ".join(f"{term:.3f}" for term in terms)
+        + f") x 1 + {launch:.3f}", f"**{compute:.3f} us**")
+    least = 2 * (m * k + k * n)
+    reads = stream_reads(gpu, tiling, m, n, k) if divided and scheme == "stream" else None
+    row("least reads", f"2 (MK + KN) = 2 x ({m} x {k} + {k} x {n})", f"{least:,}")
+    if reads is None:
+        reads = least
+    else:
+        row("H",
+            f"{number(gpu.l2_bytes)} / ({r} x ({bm} x {c} + {bn}) x {SLICE_K} x 2)",
+            f"{l2_hold(gpu, tiling):.1f}")
+        row("reads", f"`stream_reads`' walk: {reads / least:.2f} x the least", f"{reads:,.0f}")
+    row("C", f"4 MN = 4 x {m} x {n}", f"{4 * m * n:,}")
+    draw = min(gpu.bytes_per_us, active * model.beta)
+    row("rate (bytes/us)",
+        f"min(BW {number(gpu.bytes_per_us)}, {active} x beta {number(model.beta)})", number(draw))
+    memory = (reads + 4 * m * n) / draw + launch
+    row("**memory**", f"({reads:,.0f} + {4 * m * n:,}) / {number(draw)} + lambda",
+        f"**{memory:.3f} us**")
+    predicted = max(compute, memory)
+    if not math.isclose(predicted, model.predict(tiling, scheme, m, n, k), rel_tol=1e-12):
+        raise SystemExit(f"stream_k_model.py: {name} on {m} x {n} x {k} worked by hand gives "
+                         f"{predicted}, not predict()'s {model.predict(tiling, scheme, m, n, k)}")
+    row("**predicted**", f"max({compute:.3f}, {memory:.3f})", f"**{predicted:.1f} us**")
+    return "\n".join(lines)
+
+
+def page_sections(model):
+    """{name: text} of MODEL.md's generated sections."""
+    out = {"model symbols": symbols_table(model), "model tilings": tilings_table(model),
+           "model chain": chain_table()}
+    for name, m, n, k in BY_HAND:
+        out[f"model by hand {m}x{n}x{k}"] = by_hand(model, name, m, n, k)
+    return out
+
+
+def page_text(path, wanted):
+    """The page at `path` with each generated section (between figures.py's markers,
+    `<!-- figures: NAME -->` and `<!-- /figures -->`) holding wanted[NAME], in the page's own
+    line endings; exits where the page lacks a section's markers or has markers of another."""
+    where = os.path.relpath(path, REPO)
+    if not os.path.exists(path):
+        raise SystemExit(f"stream_k_model.py: no {where}")
+    with open(path, newline="") as f:
+        old = f.read()
+    found = {m["name"] for m in SECTION.finditer(old)}
+    if found != set(wanted):
+        raise SystemExit(f"stream_k_model.py: {where}: sections {sorted(found)}, not "
+                         f"{sorted(wanted)}")
+    eol = "\r\n" if "\r\n" in old else "\n"
+
+    def fill(match):
+        body = wanted[match["name"]].replace("\n", eol)
+        return f"<!-- figures: {match['name']} -->{eol}{eol}{body}{eol}{eol}<!-- /figures -->"
+
+    return SECTION.sub(fill, old)
+
+
 def write_or_check(files, write, script):
     """Writes each (path, text), or with write False checks that each file holds its text:
     False, with the stale files named on stderr, where one does not."""
     stale = []
     for path, text in files:
         if write:
-            with open(path, "w") as f:
+            with open(path, "w", newline="") as f:
                 f.write(text)
-        elif not os.path.exists(path) or open(path).read() != text:
+        elif not os.path.exists(path) or open(path, newline="").read() != text:
             stale.append(os.path.relpath(path, REPO))
     if stale:
         print(f"{script}: {', '.join(stale)} differ from the fit; run --write", file=sys.stderr)
@@ -704,7 +956,8 @@ def main():
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),
                  (STREAM_READS, stream_reads_text(model.gpu)),
-                 (WORKED, worked_text(model)))
+                 (WORKED, worked_text(model)),
+                 (MODEL_PAGE, page_text(MODEL_PAGE, page_sections(model))))
         if not write_or_check(files, options.write, "stream_k_model.py"):
             return 1
     if options.explain:

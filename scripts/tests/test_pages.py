@@ -18,6 +18,9 @@ WORDS_PER_MINUTE = 200
 # A page is a lesson, not its evidence (that lives in results/); the README is the way in.
 MOST_WORDS_PAGE = 2500
 MOST_WORDS_README = 1500
+# A companion page works a stage's lesson out in full, where the stage's page has no room left:
+# it sits in the stage's folder and is read just after the stage's page (a primer, before).
+COMPANIONS = {"21_gpu_stream_k/MODEL.md"}
 
 
 def reading_order():
@@ -83,12 +86,21 @@ class PagesTest(unittest.TestCase):
         # A primer sits in the folder of the stage that first needs it (03_gpu_naive/PRIMER.md,
         # 13_gpu_wmma/PRIMER.md, 22_gpu_fp8/FP8.md) and is read before that stage's page.
         order = [page for page, _ in reading_order()]
-        primers = [page for page in order if not page.endswith("/README.md")]
+        primers = [page for page in order
+                   if not page.endswith("/README.md") and page not in COMPANIONS]
         self.assertIn("22_gpu_fp8/FP8.md", primers)
         for primer in primers:
             with self.subTest(primer=primer):
                 stage = os.path.dirname(primer) + "/README.md"
                 self.assertEqual(order.index(stage), order.index(primer) + 1, order)
+
+    def test_each_companion_comes_just_after_the_stage_it_works_out(self):
+        order = [page for page, _ in reading_order()]
+        for companion in sorted(COMPANIONS):
+            with self.subTest(companion=companion):
+                self.assertIn(companion, order)
+                stage = os.path.dirname(companion) + "/README.md"
+                self.assertEqual(order.index(companion), order.index(stage) + 1, order)
 
     def test_the_chain_ends_lead_back_to_the_readme_only(self):
         # The first page's previous link, and the last page's next link if it has one, lead

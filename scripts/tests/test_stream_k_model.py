@@ -2,7 +2,9 @@
 out; a fit that recovers the constants it was made from; and the check on the committed runs."""
 import os
 import re
+import shutil
 import sys
+import tempfile
 import unittest
 
 from support import REPO, ScriptTest
@@ -42,6 +44,18 @@ class WorkTest(unittest.TestCase):
         # One tile of 1024 slices on 132 SMs at a cap of 64: 64 ranges of 16 slices, 11 reads.
         self.assertEqual(model.work(H200, "128x64_c1", "split", 128, 64, 65536, 64),
                          ((16, 1, 11), True))
+
+    def test_the_trees_longest_chain_in_closed_form(self):
+        # MODEL.md's formula: 4h + ceil(s / 4^h) - 1 with 4^h < s <= 4^(h + 1), against the
+        # walk of for_each_tree_read that the model takes it from, far past the cap of 64.
+        for ways in range(2, 1025):
+            h = 0
+            while 4 ** (h + 1) < ways:
+                h += 1
+            with self.subTest(ways=ways):
+                self.assertEqual(model.tree_levels(ways), h)
+                self.assertEqual(model.tree_reads(ways), 4 * h + -(-ways // 4 ** h) - 1)
+                self.assertEqual(model.tree_chain(ways), model.tree_reads(ways))
 
     def test_stream_k_shares_the_slices_evenly(self):
         # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: runs of 7 or 8.
@@ -152,6 +166,52 @@ class FitTest(unittest.TestCase):
                 samples.append((m, n, k, tiling, scheme, truth.predict(tiling, scheme, m, n, k)))
         found = model.Model(H200, 1e9, 4, stream_reuse=False).fit(samples)
         self.assertLess(found.error(samples), 1e-6)
+
+
+class PageTest(unittest.TestCase):
+    """MODEL.md's generated sections: filled between figures.py's markers, in the page's line
+    endings, and a section edited by hand, gone or unknown is found."""
+
+    def page(self, text, newline="\n"):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        path = os.path.join(folder, "MODEL.md")
+        with open(path, "w", newline="") as f:
+            f.write(text.replace("\n", newline))
+        return path
+
+    def test_sections_are_filled_and_a_hand_edit_is_found(self):
+        skeleton = ("# page\n\n<!-- figures: a -->\n<!-- /figures -->\n\nprose\n\n"
+                    "<!-- figures: b -->\n<!-- /figures -->\n")
+        wanted = {"a": "| x |\n|---|\n| 1 |", "b": "| y |\n|---|\n| 2 |"}
+        for newline in ("\n", "\r\n"):
+            with self.subTest(newline=repr(newline)):
+                filled = model.page_text(self.page(skeleton, newline), wanted)
+                self.assertIn(f"<!-- figures: a -->{newline}{newline}| x |{newline}", filled)
+                # The page's own line endings, every line of it.
+                self.assertEqual(filled.count("\r\n"),
+                                 filled.count("\n") if newline == "\r\n" else 0)
+                self.assertEqual(model.page_text(self.page(filled, "\n"), wanted), filled)
+                edited = filled.replace("| 2 |", "| 3 |")
+                self.assertNotEqual(model.page_text(self.page(edited, "\n"), wanted), edited)
+
+    def test_a_missing_or_unknown_section_stops_the_write(self):
+        path = self.page("<!-- figures: a -->\n<!-- /figures -->\n")
+        with self.assertRaises(SystemExit):
+            model.page_text(path, {"a": "x", "b": "y"})
+        with self.assertRaises(SystemExit):
+            model.page_text(path, {"b": "y"})
+
+    def test_each_shape_by_hand_adds_up_to_the_prediction(self):
+        # by_hand raises where its factors do not give predict()'s time; every scheme's rows.
+        fitted = model.Model(H200, 60e3, model.MAX_SPLIT,
+                             [0.5, 3.0, 0.5, 3.0, 0.4, 3.0, 0.4, 2.7, 0.37, 0.9, 0.23, 0.65,
+                              0.002, 1.4, 6.9, 5.3, 4.1], busy_reads=True)
+        for name, m, n, k in model.BY_HAND:
+            with self.subTest(name=name):
+                table = model.by_hand(fitted, name, m, n, k)
+                self.assertIn(f"**{fitted.predict(*model.VARIANTS[name], m, n, k):.1f} us**",
+                              table)
 
 
 class CommandTest(ScriptTest):
