@@ -720,25 +720,32 @@ def symbols_table(model):
         ("T", "ceil(ceil(M / BM) / c) x ceil(N / BN)", "cluster tiles"),
         ("L", f"ceil(K / {SLICE_K})", f"slices a tile, {SLICE_K} values of K each"),
         ("s", f"min(floor(R / (T mod R)), {MAX_SPLIT}, L)", "split-K's ranges a tile"),
-        ("S, P, Q", "section D's table", "the slowest cluster's slices, tiles started, partial "
-         "tiles"),
-        ("KB", "(BM + BN / c) x 128 / 1024", "KB a block reads a slice"),
-        ("active, busy", "busy = active / SMs", "SMs with work, and their share"),
+        ("S, P, Q", "section D's list; Q below", "the slowest cluster's slices, tiles started, "
+         "partial tiles"),
+        ("KB", "(BM + BN / c) x 128 / 1024", "KB a block reads a slice: BM rows of A, BN / c of B "
+         f"(a pair multicasts B), each row {SLICE_K} values x 2 bytes = 128"),
+        ("active, busy", "divided: R x c; whole: min(ceil(M / BM) x ceil(N / BN), R x c); "
+         "busy = active / SMs", "SMs at work, idle ones too where a launch divides (an "
+         "approximation; c is 1 for a pair over one tile row), and their share"),
         ("clock", f"{FIT_CLOCK_MHZ} MHz", "the fit's SM clock; compute scales by "
          f"{FIT_CLOCK_MHZ} / the GPU's"),
         ("tau, phi", "per tiling, below", "a slice's time; a tile's fixed cost"),
         ("gamma", f"{model.gamma():.6f} us", "a slice's extra per KB read, every SM busy"),
-        ("tau_divided", f"{model.tau_divided():.6f} us", "a divided kernel's extra a slice "
-         "(fitted in stage 22)"),
+        ("tau_divided", f"{model.tau_divided():.6f} us", "a divided kernel's extra a slice"
+         + ("" if model.tau_divided() else ": not in this fit (tried, no clear gain); stage "
+            "22's has one")),
         ("rho", f"{rho:.6f} us", "a 128 x 256 partial tile saved or read"),
-        ("sigma_split", f"{split:.6f} us", "a split-K launch's extra"),
-        ("sigma_stream", f"{stream:.6f} us", "a Stream-K launch's extra"),
+        ("sigma_split, sigma_stream", f"{split:.6f}, {stream:.6f} us",
+         "a split-K launch's extra; a Stream-K launch's"),
         ("lambda", f"{launch:.6f} us", "the launch"),
-        ("beta", f"{number(model.beta)} bytes/us", "one busy SM's draw from DRAM: of "
-         + ", ".join(f"{b}" for b in BETAS[:-1]) + f" and {BETAS[-1]} GB/s, the fit's best"),
-        ("BW", f"{number(gpu.bytes_per_us)} bytes/us", "a copy's rate: cudaMemcpy's in the "
-         f"record; on a GPU, by_shape takes {100 * copy_share_of_peak():.1f}% of its DRAM peak"),
+        ("beta", f"{number(model.beta)} bytes/us", "one busy SM's draw from DRAM: the best of "
+         f"those the fit tried, {BETAS[0]} to {BETAS[-1]} GB/s"),
+        ("BW", f"{number(gpu.bytes_per_us)} bytes/us", "cudaMemcpy's rate in the record, the "
+         f"fit's; by_shape on a GPU takes {100 * copy_share_of_peak():.1f}% of the driver's DRAM "
+         "peak"),
         ("L2", f"{number(gpu.l2_bytes)} bytes", "the L2 cache's size"),
+        ("a cluster's bytes a slice", f"(BM x c + BN) x {SLICE_K} x 2",
+         "c blocks' rows of A, B's rows once"),
         ("H", "L2 / (R x a cluster's bytes a slice)", "slice-times the L2 holds a slice"),
     ]
     lines = ["| symbol | value | what it is |", "|---|---|---|"]
@@ -749,13 +756,12 @@ def symbols_table(model):
 def tilings_table(model):
     """MODEL.md's 'model tilings': each tiling's R, fitted tau and phi, KB and (where Stream-K
     runs on it) H."""
-    lines = ["| tiling | c | R | tau (us) | phi (us) | KB | H | variants |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| tiling | R | tau (us) | phi (us) | KB | H | variants |",
+             "|---|---:|---:|---:|---:|---:|---|"]
     for i, name in enumerate(NAMES):
-        _, _, c = TILINGS[name]
         schemes = [scheme for tiling, scheme in VARIANTS.values() if tiling == name]
         hold = f"{l2_hold(model.gpu, name):.1f}" if "stream" in schemes else "-"
-        lines.append(f"| {name} | {c} | {model.gpu.resident(name)} | {model.params[2 * i]:.6f} | "
+        lines.append(f"| {name} | {model.gpu.resident(name)} | {model.params[2 * i]:.6f} | "
                      f"{model.params[2 * i + 1]:.6f} | {number(read_kb(name))} | {hold} | "
                      f"{', '.join('_' + scheme for scheme in schemes)} |")
     return "\n".join(lines)
@@ -797,7 +803,6 @@ def by_hand(model, name, m, n, k):
 
     row("T", f"ceil(ceil({m} / {bm}) / {c}) x ceil({n} / {bn}) = {rows} x {cols}", t)
     row("L", f"ceil({k} / {SLICE_K})", slices)
-    row("R", f"{gpu.sms} SMs / 2" if c == 2 else "the SMs", r)
     if divided and scheme == "split":
         ways = split_ways(t, r, slices, model.most)
         h = tree_levels(ways)
@@ -826,7 +831,6 @@ def by_hand(model, name, m, n, k):
     else:
         row("active", f"min({cdiv(m, bm)} x {cols} tiles, {r} x {per})", active)
     busy = active / gpu.sms
-    row("busy", f"{active} / {gpu.sms}", number(round(busy, 4)))
     busy_text = "1" if active == gpu.sms else f"{active} / {gpu.sms}"
     tau, phi = model.params[2 * i], model.params[2 * i + 1]
     extra = model.tau_divided() if divided else 0.0
@@ -840,12 +844,15 @@ def by_hand(model, name, m, n, k):
     terms = [slice_us * s, phi * p, rho * q * bm * bn / (128 * 256), sigma]
     row("slices", f"{slice_us:.6f} x S {s}", f"{terms[0]:.3f}")
     row("tiles", f"phi {phi:.6f} x P {p}", f"{terms[1]:.3f}")
-    row("partial tiles", f"rho {rho:.6f} x Q {q} x {bm} x {bn} / (128 x 256)", f"{terms[2]:.3f}")
-    row("extra", f"sigma_{scheme} {sigma:.6f}" if divided else "none", f"{terms[3]:.3f}")
-    row("launch", "lambda", f"{launch:.3f}")
+    if q:  # whole tiles read no partial tile and pay no sigma: their rows would be 0
+        row("partial tiles", f"rho {rho:.6f} x Q {q} x {bm} x {bn} / (128 x 256)",
+            f"{terms[2]:.3f}")
+    if divided:
+        row("extra", f"sigma_{scheme} {sigma:.6f}", f"{terms[3]:.3f}")
     compute = math.fsum(terms) + launch
-    row("**compute**", "(" + " + ".join(f"{term:.3f}" for term in terms)
-        + f") x 1 + {launch:.3f}", f"**{compute:.3f} us**")
+    shown = terms[:2] + ([terms[2]] if q else []) + ([terms[3]] if divided else [])
+    row("**compute**", "(" + " + ".join(f"{term:.3f}" for term in shown)
+        + f") x 1 + lambda {launch:.3f}", f"**{compute:.3f} us**")
     least = 2 * (m * k + k * n)
     reads = stream_reads(gpu, tiling, m, n, k) if divided and scheme == "stream" else None
     row("least reads", f"2 (MK + KN) = 2 x ({m} x {k} + {k} x {n})", f"{least:,}")
