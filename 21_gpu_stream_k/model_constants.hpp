@@ -23,7 +23,7 @@ inline constexpr ModelConstants kModel = {
     64,  // slice_k
     2,  // operand_bytes
     64,  // max_split: split-K's most ranges a tile
-    1.404466,  // rho: a 128 x 256 partial tile read back
+    1.404466,  // rho: a 128 x 256 partial tile saved or read
     6.875408,  // sigma_split: a split-K launch's extra
     5.333264,  // sigma_stream: a Stream-K launch's extra
     0.000000,  // tau_divided: a divided kernel's extra a slice (not in this fit)

@@ -22,7 +22,7 @@ inline constexpr ModelConstants kModel = {
     128,  // slice_k
     1,  // operand_bytes
     4,  // max_split: split-K's most ranges a tile
-    1.552134,  // rho: a 128 x 256 partial tile read back
+    1.552134,  // rho: a 128 x 256 partial tile saved or read
     4.293921,  // sigma_split: a split-K launch's extra
     2.827891,  // sigma_stream: a Stream-K launch's extra
     0.062880,  // tau_divided: a divided kernel's extra a slice

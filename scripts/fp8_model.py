@@ -194,7 +194,7 @@ def report_text(gpu, model, samples, fit_runs):
         lines.append(f"  {name}: tau {tau:.3f} us a slice, phi {phi:.2f} us a tile")
     rho, split, stream, launch = model.params[-4:]
     lines.append(f"  divided: tau_divided {model.tau_divided():.3f} us more a slice; rho {rho:.2f} "
-                 f"us a 128 x 256 partial tile read back; sigma {split:.2f} us a split-K launch, "
+                 f"us a 128 x 256 partial tile saved or read; sigma {split:.2f} us a split-K launch, "
                  f"{stream:.2f} us a Stream-K launch")
     lines.append(f"  lambda {launch:.2f} us")
     check_run = read_run(CHECK_RUN)

@@ -30,7 +30,7 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
                  and the partial tiles read one after another on the longest chain of the
-                 tree the s ranges meet in (tree_reads(s) = 4h + ceil(s / 4^h) - 1, with
+                 tree the s ranges meet in (tree_transfers(s) = 4h + ceil(s / 4^h) - 1, with
                  4^h < s <= 4^(h + 1): tree_chain)
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's
                  slices, which touches ceil(share / L) + 1 tiles; with S those slices, the
@@ -46,7 +46,7 @@ gamma a slice's extra per KB it reads from L2 (KB_t = (BM + BN / c) x 128 bytes:
 blocks share B's) when every SM reads, in proportion to the SMs at work; tau_divided a slice's
 extra in a launch that divides (its kernel walks parts and keeps more in registers; 0 where the
 launch divides nothing and runs the whole-tile kernel);
-rho per 128 x 256 partial tile read back; sigma a split or Stream-K launch's fixed extra; lambda
+rho per 128 x 256 partial tile saved or read; sigma a split or Stream-K launch's fixed extra; lambda
 the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves, but for Stream-K the
 operands as its runs read them from DRAM (stream_reads: tiles that share a panel of A or B read
 each slice of it at different times, and a read finds it in L2 only if the last came at most
@@ -191,27 +191,27 @@ def tree_meets(ways, width=TREE_WIDTH):
     return reads, ready
 
 
-def tree_reads(ways):
-    """The partial tiles read one after another before a tile split `ways` ways holds its sum,
-    less the leaves' first save, which every range makes at once."""
+def tree_transfers(ways):
+    """The partial-tile transfers (saves and reads) one after another before a tile split `ways`
+    ways holds its sum, less the leaves' first save, which every range makes at once."""
     return tree_meets(ways)[1][ways] - 1
 
 
-def tree_levels(ways, width=TREE_WIDTH):
-    """h, the levels below the top of a tree of `ways` ranges: width^h < ways <= width^(h + 1)."""
+def tree_levels(ways):
+    """h, the levels below the top of a tree of `ways` ranges: 4^h < ways <= 4^(h + 1)."""
     h = 0
-    while width ** (h + 1) < ways:
+    while TREE_WIDTH ** (h + 1) < ways:
         h += 1
     return h
 
 
-def tree_chain(ways, width=TREE_WIDTH):
-    """tree_reads in closed form (a test holds the two equal): a whole subtree of width^j ranges
-    has its sum saved width x j transfers after the leaves' saves ((width - 1) reads and a save a
-    level); the last range then reads the top level's other ceil(ways / width^h) - 1 subtrees
-    one after another, the last of them ready at width x h."""
-    h = tree_levels(ways, width)
-    return width * h + cdiv(ways, width ** h) - 1
+def tree_chain(ways):
+    """tree_transfers in closed form (a test holds the two equal): a whole subtree of 4^j ranges
+    has its sum saved 4j transfers after the leaves' saves (3 reads and a save a level); the last
+    range then reads the top level's other ceil(ways / 4^h) - 1 subtrees one after another, the
+    last of them ready at 4h."""
+    h = tree_levels(ways)
+    return TREE_WIDTH * h + cdiv(ways, TREE_WIDTH ** h) - 1
 
 
 def stream_division(t, r, slices):
@@ -233,7 +233,7 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
     if scheme == "split":
         s = split_ways(t, r, slices, most)
         if s > 1:
-            return ((t // r) * slices + cdiv(slices, s), t // r + 1, tree_reads(s)), True
+            return ((t // r) * slices + cdiv(slices, s), t // r + 1, tree_transfers(s)), True
     division = stream_division(t, r, slices) if scheme == "stream" else None
     if division:
         before, run, extra = division
@@ -592,7 +592,7 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         f"    {slice_k},  // slice_k",
         f"    {operand_bytes},  // operand_bytes",
         f"    {max_split},  // max_split: split-K's most ranges a tile",
-        f"    {rho:.6f},  // rho: a 128 x 256 partial tile read back",
+        f"    {rho:.6f},  // rho: a 128 x 256 partial tile saved or read",
         f"    {split:.6f},  // sigma_split: a split-K launch's extra",
         f"    {stream:.6f},  // sigma_stream: a Stream-K launch's extra",
         f"    {tau_divided:.6f},  // tau_divided: a divided kernel's extra a slice"
@@ -690,7 +690,7 @@ def number(x):
     four decimals."""
     if float(x).is_integer():
         return f"{int(x):,}"
-    return f"{x:,.4f}".rstrip("0")
+    return f"{x:,.4f}".rstrip("0").rstrip(".")
 
 
 def copy_share_of_peak():
@@ -768,13 +768,13 @@ def tilings_table(model):
 
 
 def chain_table():
-    """MODEL.md's 'model chain': tree_reads for every number of ranges up to MAX_SPLIT, runs of
+    """MODEL.md's 'model chain': tree_transfers for every number of ranges up to MAX_SPLIT, runs of
     equal values together, each run's h and its value by the closed form."""
     runs = []
     for ways in range(2, MAX_SPLIT + 1):
-        q = tree_reads(ways)
+        q = tree_transfers(ways)
         if q != tree_chain(ways):
-            raise SystemExit(f"stream_k_model.py: tree_chain({ways}) is not tree_reads ({q})")
+            raise SystemExit(f"stream_k_model.py: tree_chain({ways}) is not tree_transfers ({q})")
         if runs and runs[-1][2] == q:
             runs[-1][1] = ways
         else:

@@ -32,10 +32,10 @@ const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candid
                               std::to_string(candidate.cluster));
 }
 
-// The partial tiles read, one after another, before a tile split `ways` ways holds its sum:
-// the tree's longest chain (for_each_tree_read), each range's sums saved one transfer after its
-// last read; less the leaves' first save, which every range makes at once.
-long long tree_reads(int ways) {
+// The partial-tile transfers (saves and reads) one after another before a tile split `ways`
+// ways holds its sum: the tree's longest chain (for_each_tree_read), each range's sums saved one
+// transfer after its last read; less the leaves' first save, which every range makes at once.
+long long tree_transfers(int ways) {
   std::vector<long long> saved(ways + 1);
   long long t = 0;
   for (int i = 1; i <= ways; ++i) {
@@ -50,7 +50,7 @@ long long tree_reads(int ways) {
 struct Work {
   long long slices = 0;    // slices it multiplies
   long long tiles = 0;     // tiles it starts (each pays phi)
-  long long partials = 0;  // partial tiles its finishing parts read back
+  long long partials = 0;  // partial tiles saved or read on its chain, one after another
   bool divided = false;    // split-K or Stream-K cut some tile
 };
 
@@ -63,7 +63,7 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
     const long long ways = split_ways(tiles, resident, slices, max_split);
     if (ways > 1) {
       return {tiles / resident * slices + cdiv(slices, ways), tiles / resident + 1,
-              tree_reads(static_cast<int>(ways)), true};
+              tree_transfers(static_cast<int>(ways)), true};
     }
   }
   if (scheme == Scheme::stream_k && rest != 0) {
@@ -232,7 +232,7 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
   if (!w.divided) active = std::min(rows * cdiv(n, t.block_n), active);
   // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
-  // by tau_divided, and every slice by its L2 reads as more SMs read), partial tiles read back,
+  // by tau_divided, and every slice by its L2 reads as more SMs read), partial tiles saved or read,
   // the division's fixed extra, all at the fitted clock's speed; then the launch.
   const double scheme = !w.divided                             ? 0
                         : candidate.scheme == Scheme::split_k ? model.sigma_split

@@ -52,7 +52,7 @@ struct ModelConstants {
   int slice_k;        // the K one slice covers
   int operand_bytes;  // the bytes an element of A or B takes
   int max_split;      // the most K-ranges split-K cuts a tile into (split_ways' `most`)
-  double rho;         // a 128 x 256 partial tile read back
+  double rho;         // a 128 x 256 partial tile saved or read
   double sigma_split;   // a split-K launch's extra
   double sigma_stream;  // a Stream-K launch's extra
   double tau_divided;  // a divided kernel's extra a slice (more registers: FP8's spill), or 0

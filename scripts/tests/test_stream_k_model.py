@@ -36,10 +36,10 @@ class WorkTest(unittest.TestCase):
 
     def test_split_k_reads_back_along_the_trees_longest_chain(self):
         # Up to four ranges the last reads the others' one after another, as a chain would.
-        self.assertEqual([model.tree_reads(s) for s in (2, 3, 4)], [1, 2, 3])
+        self.assertEqual([model.tree_transfers(s) for s in (2, 3, 4)], [1, 2, 3])
         # 16 ranges: 16 reads 15, 14, 13 (saved at once), then 12, 8 and 4, each saved after
         # reading its own three: 7 reads after the first save, not 15.
-        self.assertEqual(model.tree_reads(16), 7)
+        self.assertEqual(model.tree_transfers(16), 7)
         self.assertEqual([model.tree_unit(i) for i in (1, 4, 8, 16, 48, 64)], [1, 4, 4, 16, 16, 64])
         # One tile of 1024 slices on 132 SMs at a cap of 64: 64 ranges of 16 slices, 11 reads.
         self.assertEqual(model.work(H200, "128x64_c1", "split", 128, 64, 65536, 64),
@@ -49,13 +49,11 @@ class WorkTest(unittest.TestCase):
         # MODEL.md's formula: 4h + ceil(s / 4^h) - 1 with 4^h < s <= 4^(h + 1), against the
         # walk of for_each_tree_read that the model takes it from, far past the cap of 64.
         for ways in range(2, 1025):
-            h = 0
-            while 4 ** (h + 1) < ways:
-                h += 1
+            h = next(h for h in range(6) if 4 ** h < ways <= 4 ** (h + 1))
             with self.subTest(ways=ways):
                 self.assertEqual(model.tree_levels(ways), h)
-                self.assertEqual(model.tree_reads(ways), 4 * h + -(-ways // 4 ** h) - 1)
-                self.assertEqual(model.tree_chain(ways), model.tree_reads(ways))
+                self.assertEqual(model.tree_transfers(ways), 4 * h + -(-ways // 4 ** h) - 1)
+                self.assertEqual(model.tree_chain(ways), model.tree_transfers(ways))
 
     def test_stream_k_shares_the_slices_evenly(self):
         # 1024^3 on 128 x 128 tiles: 64 tiles x 16 slices = 1024 over 132 SMs: runs of 7 or 8.
