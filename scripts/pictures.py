@@ -1342,10 +1342,21 @@ def split_k_stream_k():
                ("split", f"split-K (_split): the last wave's tiles cut along K, at most "
                          f"{max_split} ways"),
                ("stream", "Stream-K (_stream): both waves' slices pooled, an equal run each"))
+    # What the model charges the slowest cluster (section D's S, P and Q), from the model itself:
+    # 128-wide tiles alone, one row of them, on a GPU of `resident` SMs.
+    import stream_k_model as model
+    gpu = model.Gpu(resident, 1.0, 0)
     for scheme, title in schemes:
         svg.text(24, y + 8, title, 14, weight="bold")
         y += 18
         walks = parts_of(scheme, tiles, slices, resident, max_split)
+        (s, p, q), _ = model.work(gpu, "128x128_c1", scheme, 128, 128 * tiles,
+                                  slices * model.SLICE_K, max_split)
+        drawn = max(len(walk) for walk in walks)
+        worst = f" (the worst case; {drawn} here)" if p != drawn else ""
+        svg.text(left, y + resident * lane + 8,
+                 f"the model charges the slowest cluster S = {s} slices, P = {p} tiles{worst}, "
+                 f"Q = {q}", 12, colour=MUTED, italic=True)
         saved = {}  # tile -> [(x, y) of each of its save cells, and when that save ends]
         pending = []
         for cluster in range(resident):
@@ -1379,7 +1390,7 @@ def split_k_stream_k():
             svg.text(x + fix * unit / 2, row + 18, "fixup", 12, anchor="middle", colour=CARD)
             for x_save, y_save, _ in saved[tile]:
                 svg.line(x_save, y_save, x + fix * unit / 2, row + 2, INK, 1.5, arrow=True)
-        y += resident * lane + 22
+        y += resident * lane + 36
     x = svg.swatch(24, y, EMPTY, "save: the part's sums to the workspace, then its flag")
     svg.swatch(x, y, INK, "fixup: wait for the flag, add the sums, store the tile")
     svg.height = y + 18
