@@ -19,7 +19,7 @@ clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 1
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
 cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. A divided variant counts
-the slowest cluster's slices and tiles, plus rho per partial tile it reads back and sigma_split or
+the slowest cluster's slices and tiles, plus rho per partial tile it saves or reads and sigma_split or
 sigma_stream once, as stage 21's, and tau_divided more a slice: its kernel keeps more in
 registers than the whole-tile kernel, and spills. The fit is linear least squares on the
 relative error over the rows the bandwidth term does not bound, every candidate's rows together.

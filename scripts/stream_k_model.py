@@ -29,7 +29,7 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
 
   data-parallel  ceil(T / R) tiles of L slices
   split-K        T // R whole tiles, then ceil(L / s) slices of one more, s = split_ways(T, R, L),
-                 and the partial tiles read one after another on the longest chain of the
+                 and the partial tiles saved or read one after another on the longest chain of the
                  tree the s ranges meet in (tree_transfers(s) = 4h + ceil(s / 4^h) - 1, with
                  4^h < s <= 4^(h + 1): tree_chain)
   Stream-K       the whole tiles of all but the last two waves, then an even share of the rest's

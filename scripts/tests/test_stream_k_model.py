@@ -38,10 +38,11 @@ class WorkTest(unittest.TestCase):
         # Up to four ranges the last reads the others' one after another, as a chain would.
         self.assertEqual([model.tree_transfers(s) for s in (2, 3, 4)], [1, 2, 3])
         # 16 ranges: 16 reads 15, 14, 13 (saved at once), then 12, 8 and 4, each saved after
-        # reading its own three: 7 reads after the first save, not 15.
+        # reading its own three: 7 transfers after the first save (6 reads, 1 save), not 15.
         self.assertEqual(model.tree_transfers(16), 7)
         self.assertEqual([model.tree_unit(i) for i in (1, 4, 8, 16, 48, 64)], [1, 4, 4, 16, 16, 64])
-        # One tile of 1024 slices on 132 SMs at a cap of 64: 64 ranges of 16 slices, 11 reads.
+        # One tile of 1024 slices on 132 SMs at a cap of 64: 64 ranges of 16 slices, 11
+        # transfers (9 reads, 2 saves).
         self.assertEqual(model.work(H200, "128x64_c1", "split", 128, 64, 65536, 64),
                          ((16, 1, 11), True))
 
