@@ -875,7 +875,24 @@ def by_hand(model, name, m, n, k):
         raise SystemExit(f"stream_k_model.py: {name} on {m} x {n} x {k} worked by hand gives "
                          f"{predicted}, not predict()'s {model.predict(tiling, scheme, m, n, k)}")
     row("**predicted**", f"max({compute:.3f}, {memory:.3f})", f"**{predicted:.1f} us**")
+    us, path = measured(name, m, n, k)
+    row("measured", f"median, NVIDIA H200, `{os.path.relpath(path, REPO)}`", f"{us:.1f} us")
     return "\n".join(lines)
+
+
+# The runs MODEL.md's worked shapes are measured in: the shape lists, then the huge-K list.
+MEASURED_LISTS = SHAPE_LISTS + ["model_shapes_huge_k.csv"]
+
+
+def measured(name, m, n, k):
+    """A variant's median on one shape in the first of the committed runs that holds it, and the
+    run's path."""
+    for listed in MEASURED_LISTS:
+        path = os.path.join(RESULTS, listed)
+        for (_, mm, nn, kk), rows in read_run(path).items():
+            if (mm, nn, kk) == (m, n, k) and name in rows:
+                return rows[name], path
+    raise SystemExit(f"stream_k_model.py: no committed run times {name} on {m} x {n} x {k}")
 
 
 def page_sections(model):
