@@ -109,6 +109,8 @@ FIT_CLOCK_MHZ = 1980
 MAX_SPLIT = 64
 RECORD = os.path.join(REPO, "results", "ladder_4096.csv")
 FIT_LISTS = ["model_shapes.csv", "model_shapes_more.csv", "model_shapes_heldout.csv"]
+# The runs MODEL.md's worked shapes are measured in: the shape lists, then the huge-K list.
+MEASURED_LISTS = SHAPE_LISTS + ["model_shapes_huge_k.csv"]
 CHECK_LISTS = SHAPE_LISTS
 # The lists whose picks the C++ test checks: the four, and one of few tiles and a long K, where
 # split-K cuts a tile into many ranges.
@@ -875,23 +877,21 @@ def by_hand(model, name, m, n, k):
         raise SystemExit(f"stream_k_model.py: {name} on {m} x {n} x {k} worked by hand gives "
                          f"{predicted}, not predict()'s {model.predict(tiling, scheme, m, n, k)}")
     row("**predicted**", f"max({compute:.3f}, {memory:.3f})", f"**{predicted:.1f} us**")
-    us, path = measured(name, m, n, k)
-    row("measured", f"median, NVIDIA H200, `{os.path.relpath(path, REPO)}`", f"{us:.1f} us")
+    us, gpu_name, path = measured(name, m, n, k)
+    row("measured", f"median, {gpu_name}, `{os.path.relpath(path, REPO)}`", f"{us:.1f} us")
     return "\n".join(lines)
 
 
-# The runs MODEL.md's worked shapes are measured in: the shape lists, then the huge-K list.
-MEASURED_LISTS = SHAPE_LISTS + ["model_shapes_huge_k.csv"]
-
-
 def measured(name, m, n, k):
-    """A variant's median on one shape in the first of the committed runs that holds it, and the
-    run's path."""
+    """A variant's median on one shape in the first of the committed runs (MEASURED_LISTS) that
+    holds it, in microseconds, with the GPU the run names and the run's path."""
+    problem = f"A {m}x{k} * B {k}x{n}"
     for listed in MEASURED_LISTS:
         path = os.path.join(RESULTS, listed)
-        for (_, mm, nn, kk), rows in read_run(path).items():
-            if (mm, nn, kk) == (m, n, k) and name in rows:
-                return rows[name], path
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if r["problem"] == problem and r["variant"].split(",")[0] == name:
+                    return float(r["median_ms"]) * 1e3, r["device"].split(" (")[0], path
     raise SystemExit(f"stream_k_model.py: no committed run times {name} on {m} x {n} x {k}")
 
 

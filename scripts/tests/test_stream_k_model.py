@@ -212,6 +212,14 @@ class PageTest(unittest.TestCase):
                 self.assertIn(f"**{fitted.predict(*model.VARIANTS[name], m, n, k):.1f} us**",
                               table)
 
+    def test_the_measured_row_is_the_committed_median(self):
+        # 1024^3's 128x256_c2_dp row of results/21_gpu_stream_k/model_shapes.csv: 0.017600 ms.
+        us, gpu, path = model.measured("128x256_c2_dp", 1024, 1024, 1024)
+        self.assertAlmostEqual(us, 17.6)
+        self.assertEqual((gpu, os.path.basename(path)), ("NVIDIA H200", "model_shapes.csv"))
+        with self.assertRaises(SystemExit):
+            model.measured("128x256_c2_dp", 1000, 1001, 1002)
+
 
 class CommandTest(ScriptTest):
     def test_the_committed_runs_fit_and_check(self):
