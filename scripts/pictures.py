@@ -1399,14 +1399,14 @@ def split_k_stream_k():
 
 def split_k_tree():
     import stream_k_model as model
-    width = number(TILE_PARTS, r"kTreeWidth = (\d+);", "kTreeWidth")
+    width = model.TREE_WIDTH
     find(TILE_PARTS, r"for \(int j = 1; j < kTreeWidth; \+\+j\) add\(i - j \* u\);",
          "for_each_tree_read: the ranges below range i in the tree")
     find(TILE_PARTS, r"i == ways && below > 0; below -= tree_unit\(below\)",
          "for_each_tree_read: the last range adding the ranges before its subtree")
     find(STAGE_21_PARTS, r"for_each_tree_read\(i, d\.split,", "meet_parts walking the tree")
     ways = width * width
-    reads, ready = model.tree_meets(ways, width)
+    reads, ready = model.tree_meets(ways)
     svg = Svg(880, 0, f"Stage 21: split-K's {ways} ranges of one tile meet in a tree {width} wide")
     top = svg.heading(f"Stage 21: {ways} ranges of one tile meet in a tree",
                       f"Example: one tile split {ways} ways (R1-R{ways}), a tree {width} wide; "
@@ -1423,7 +1423,7 @@ def split_k_tree():
         svg.text(x + box_w / 2, y + 18, f"R{i}", 12, anchor="middle",
                  colour=CARD if last else INK)
         if reads[i] and not last:
-            lowest = i - model.tree_unit(i, width) + 1
+            lowest = i - model.tree_unit(i) + 1
             svg.text(x + box_w / 2, y - 6, f"R{lowest}-R{i}", 12, anchor="middle", colour=MUTED)
     for level in levels:
         svg.text(24, y_of[level] + 18, f"step {level}", 12, colour=MUTED)

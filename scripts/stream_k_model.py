@@ -160,32 +160,32 @@ def split_ways(t, resident, slices, most):
     return 1 if rest == 0 else min(resident // rest, most, slices)
 
 
-TREE_WIDTH = 4  # tile_parts.hpp's kTreeWidth
+TREE_WIDTH = 4  # tile_parts.hpp's kTreeWidth (a test holds the two equal)
 
 
-def tree_unit(i, width=TREE_WIDTH):
-    """The largest power of width dividing i: range i holds ranges (i - unit, i]."""
+def tree_unit(i):
+    """The largest power of TREE_WIDTH dividing i: range i holds ranges (i - unit, i]."""
     unit = 1
-    while i % (unit * width) == 0:
-        unit *= width
+    while i % (unit * TREE_WIDTH) == 0:
+        unit *= TREE_WIDTH
     return unit
 
 
-def tree_meets(ways, width=TREE_WIDTH):
+def tree_meets(ways):
     """A tile split `ways` ways, as tile_parts.hpp's for_each_tree_read has meet_parts add the
-    ranges: each range's reads in order (i - j u, j < width, u = 1, width, ... below its unit;
-    the last range then the ranges before its subtree), and the transfer (a save or a read)
-    after which its sums are ready: saved one after its last read, or for the last, added up."""
+    ranges: each range's reads in order (i - j u, j < 4, u = 1, 4, ... below its unit; the last
+    range then the ranges before its subtree), and the transfer (a save or a read) after which
+    its sums are ready: saved one after its last read, or for the last, added up."""
     reads, ready = {}, {}
     for i in range(1, ways + 1):
-        order, u, unit = [], 1, tree_unit(i, width)
+        order, u, unit = [], 1, tree_unit(i)
         while u < unit:
-            order += [i - j * u for j in range(1, width)]
-            u *= width
+            order += [i - j * u for j in range(1, TREE_WIDTH)]
+            u *= TREE_WIDTH
         below = i - unit
         while i == ways and below > 0:
             order.append(below)
-            below -= tree_unit(below, width)
+            below -= tree_unit(below)
         t = 0
         for r in order:
             t = max(t, ready[r]) + 1
@@ -248,6 +248,12 @@ def work(gpu, tiling, scheme, m, n, k, most, slice_k=SLICE_K):
 GROUP_ROWS = 8  # persistent.cuh's kGroupM: tiles are taken down groups of 8 cluster rows
 
 
+def l2_hold(gpu, tiling, slice_k=SLICE_K, operand_bytes=2):
+    """H: the slice-times the L2 holds, every cluster reading a slice of new bytes each."""
+    bm, bn, c = TILINGS[tiling]
+    return gpu.l2_bytes / (gpu.resident(tiling) * (bm * c + bn) * slice_k * operand_bytes)
+
+
 def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
     """The operand bytes a Stream-K launch reads from DRAM, as its clusters walk their runs:
     None where it divides nothing. The whole tiles before the runs read what data-parallel tiles
@@ -265,7 +271,7 @@ def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
     if division is None:
         return None
     before, share, extra = division
-    hold = gpu.l2_bytes / (r * (bm * c + bn) * slice_k * operand_bytes)
+    hold = l2_hold(gpu, tiling, slice_k, operand_bytes)
     # Each shared tile's parts: (first slice, end slice, the time of slice s less s).
     parts = [[] for _ in range(t - before)]
     for g in range(r):
@@ -705,10 +711,6 @@ def copy_share_of_peak():
     return float(found.group(1))
 
 
-def l2_hold(gpu, tiling):
-    """H: the slice-times the L2 holds, every cluster reading a slice of new bytes each."""
-    bm, bn, c = TILINGS[tiling]
-    return gpu.l2_bytes / (gpu.resident(tiling) * (bm * c + bn) * SLICE_K * 2)
 
 
 def symbols_table(model):

@@ -138,6 +138,12 @@ class PriceTest(unittest.TestCase):
         self.assertEqual(number("common/hopper/tile_model.cpp", r"kGroupRows = (\d+);"),
                          model.GROUP_ROWS)
 
+    def test_the_tree_is_as_wide_as_the_kernels(self):
+        # tree_meets mirrors tile_parts.hpp's for_each_tree_read, whose width is kTreeWidth.
+        with open(os.path.join(REPO, "common/hopper/tile_parts.hpp")) as f:
+            width = int(re.search(r"constexpr int kTreeWidth = (\d+);", f.read()).group(1))
+        self.assertEqual(width, model.TREE_WIDTH)
+
     def test_a_division_that_divides_nothing_is_priced_as_whole_tiles(self):
         # The launch then runs the whole-tile kernel on the same clusters: 1024^3 on 128 x 64
         # tiles (128 tiles for 132 SMs, 132 // 128 = 1: no split) and 1536 x 1408 on 128 x 128
