@@ -41,7 +41,8 @@ using namespace ladder;
 // Stage 22's quantisation on the device, which Fp8Operands runs.
 const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
-// A per-tensor product: stage 22's variants and cuBLASLt. window(k): the products summed
+// A per-tensor product: every variant of stage 22 (each tiling, whole and divided, and the
+// promotion's ablations) and cuBLASLt. window(k): the products summed
 // between promotions, for the bound (cuBLASLt's is not documented: 128 is assumed, as
 // DeepSeek-V3 and CUTLASS promote); bounded: whether the exit code holds it to the bound;
 // available: whether it has an algorithm for these operands (cuBLASLt refuses some shapes).
@@ -55,9 +56,7 @@ struct Kernel {
 
 std::vector<Kernel> kernels(CublasLtFp8& cublaslt, const StreamKWorkspace& workspace) {
   std::vector<Kernel> all;
-  for (const std::string& name :
-       {std::string("by_size"), std::string("128x192_c2_promote2"),
-        std::string("128x192_c2_promote4"), std::string("128x192_c2_no_promotion")}) {
+  for (const std::string& name : fp8_configs()) {
     all.push_back({"22 " + name,
                    [name, &workspace](ScaledFp8 a, ScaledFp8 b_t, Matrix c) {
                      launch_gemm_fp8(name, a, b_t, c, workspace);
