@@ -437,25 +437,25 @@ const Choices& by_size_choices() {
 }
 
 // by_size: the index in kVariants of the tiling the model (tile_model.hpp) predicts fastest.
-int by_size_choice(const Matrix& c, int k) {
+int by_size_choice(const ModelConstants& constants, const Matrix& c, int k) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const Choices& choices = by_size_choices();
   const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
-  return choices.variants[kept_fastest(fp8_model::kModel, c.height, c.width, k, gpu,
-                                       choices.priced)];
+  return choices.variants[kept_fastest(constants, c.height, c.width, k, gpu, choices.priced)];
 }
 
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace) {
-  kVariants[by_size_choice(c, a.width)].launch(a, b_t, c, scales, workspace);
+  kVariants[by_size_choice(fp8_model::kModel, c, a.width)].launch(a, b_t, c, scales, workspace);
 }
 
-// Per block, the same choice: the model prices each tiling as its per-tensor kernel, whose loop
-// the per-block one runs with the factors' multiplies added to every promotion.
+// Per block, the same choice with the constants fitted to the per-block kernels: the factors'
+// loads and multiplies cost each tiling its own share.
 template <FactorLoads Loads>
 void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                               const StreamKWorkspace& workspace) {
-  per_block_launch(kVariants[by_size_choice(c, a.width)], Loads)(a, b_t, c, scales, workspace);
+  const int choice = by_size_choice(fp8_model::kBlockModel, c, a.width);
+  per_block_launch(kVariants[choice], Loads)(a, b_t, c, scales, workspace);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow

@@ -32,4 +32,28 @@ inline constexpr ModelConstants kModel = {
     1980,  // the clock of the fit
 };
 
+// Per block: the same model fitted to the per-block kernels' runs (README.md, E).
+inline constexpr TilingCost kBlockTilings[] = {
+    {256, 2, 0.895550, 2.821232},  // 128x256_c2
+    {256, 1, 0.846683, 2.183154},  // 128x256_c1
+    {192, 2, 0.670505, 2.485062},  // 128x192_c2
+    {192, 1, 0.664269, 1.986938},  // 128x192_c1
+    {128, 1, 0.512101, 0.941811},  // 128x128_c1
+};
+
+inline constexpr ModelConstants kBlockModel = {
+    kBlockTilings, 5,
+    128,  // slice_k
+    1,  // operand_bytes
+    4,  // max_split: split-K's most ranges a tile
+    1.351186,  // rho: a 128 x 256 partial tile saved or read
+    4.586158,  // sigma_split: a split-K launch's extra
+    2.996542,  // sigma_stream: a Stream-K launch's extra
+    0.050811,  // tau_divided: a divided kernel's extra a slice
+    0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
+    5.485690,  // lambda: the launch
+    50000.0,  // beta: one SM's share of DRAM
+    1980,  // the clock of the fit
+};
+
 }  // namespace ladder::fp8_model

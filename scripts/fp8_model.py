@@ -7,7 +7,8 @@ with FP8's constants; fitted on some shape lists and checked on one it never saw
                                                 results/22_gpu_fp8/model_check_unseen.csv
   python3 scripts/fp8_model.py --write          also write 22_gpu_fp8/model_constants.hpp, the
                                                 picks the stage must make
-                                                (results/22_gpu_fp8/model_picks.csv) and this
+                                                (results/22_gpu_fp8/model_picks.csv, and per
+                                                block model_picks_per_block.csv) and this
                                                 report (results/22_gpu_fp8/model.md)
   python3 scripts/fp8_model.py --check-written  exit 1 if a file --write writes differs
 
@@ -25,7 +26,13 @@ registers than the whole-tile kernel, and spills. The fit is linear least square
 relative error over the rows the bandwidth term does not bound, every candidate's rows together.
 The check prints, on each list, the model's pick's % of cuBLASLt FP8 beside by_size's (the
 stage's default) and the oracle's (the fastest tiling, measured).
+
+Per block the same model is fitted again, on the same runs' per-block rows: the factors' loads
+and multiplies cost each tiling its own share (README.md, E), so its own tau and phi. Its check
+is against cuBLASLt's block-scaled matmul, on the unseen list and on the FP8 issue's shapes
+(results/22_gpu_fp8/block_scaled.csv), neither of which it was fitted on.
 """
+import collections
 import argparse
 import os
 import sys
@@ -43,6 +50,18 @@ PICKS = os.path.join(RESULTS, "model_picks.csv")
 REPORT = os.path.join(RESULTS, "model.md")
 CEILING = "cuBLASLt FP8 (E4M3, FP32 accumulate)"
 DEFAULT = "by_size"
+PICKS_PER_BLOCK = os.path.join(RESULTS, "model_picks_per_block.csv")
+ISSUE_RUN = os.path.join(RESULTS, "block_scaled.csv")
+# What a model is fitted on and checked against: per tensor, the variants' own rows; per block,
+# the per-block rows of the same variants. `prefix` names a candidate's row, `ceiling` and
+# `default` the rows the check compares with, and `tilings` and `model` the header's names.
+Scaling = collections.namedtuple("Scaling",
+                                 "name prefix ceiling words default tilings model picks")
+PER_TENSOR = Scaling("per tensor", "", CEILING, "cuBLASLt FP8", DEFAULT, "kTilings", "kModel",
+                     PICKS)
+PER_BLOCK = Scaling("per block", "per-block, ", "cuBLASLt FP8 block-scaled (1x128 A, 128x128 B)",
+                    "cuBLASLt's block-scaled FP8", "per-block scales (1x128 A, 128x128 B)",
+                    "kBlockTilings", "kBlockModel", PICKS_PER_BLOCK)
 SLICE_K = 128
 # Split-K's most ranges a tile, as its fit runs were made (a higher cap, measured on BF16 only,
 # would need them made again).
@@ -84,67 +103,82 @@ def read_run(path):
     return bf16_model.read_run(path, lambda variant: variant.replace(", TMA path", ""))
 
 
-def samples_of(runs):
-    """(m, n, k, tiling, scheme, us) of every candidate a run timed."""
-    return [(m, n, k, t, scheme, rows[variant(t, scheme)]) for run in runs
+def samples_of(runs, scaling=PER_TENSOR):
+    """(m, n, k, tiling, scheme, us) of every candidate a run timed, with `scaling`'s scales."""
+    return [(m, n, k, t, scheme, rows[scaling.prefix + variant(t, scheme)]) for run in runs
             for (_, m, n, k), rows in run.items() for t, scheme in CANDIDATES
-            if variant(t, scheme) in rows]
+            if scaling.prefix + variant(t, scheme) in rows]
 
 
-def fitted(gpu, runs):
-    samples = samples_of(runs)
+def fitted(gpu, runs, scaling=PER_TENSOR):
+    samples = samples_of(runs, scaling)
     models = [Model(gpu, beta * 1e3).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
     model = min(models, key=lambda candidate: candidate.error(samples))
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
 
 
-def check(model, run, label):
+def check(model, run, label, scaling=PER_TENSOR, other=None):
     """The model's picks against by_size as the run measured it and against the fastest
-    candidate the run measured (the oracle): in % of cuBLASLt FP8 where the run has that
-    ceiling, and the pick's gap to the oracle on every shape, the shapes without a ceiling too.
-    Every run times every candidate: a pick it did not time stops the check."""
+    candidate the run measured (the oracle): in % of the scaling's cuBLASLt ceiling where the
+    run has it, and the pick's gap to the oracle on every shape, the shapes without a ceiling
+    too. Every run times every candidate: a pick it did not time stops the check. With `other`
+    (per block: the per-tensor constants), that model's picks on the same rows too."""
     def cut(values, pick=bf16_model.geomean):
         return bf16_model.cut(pick(values))
 
+    def row(candidate):
+        return scaling.prefix + variant(*candidate)
+
     gaps, shares = [], []
     for (name, m, n, k), times in run.items():
-        pick = variant(*model.pick(m, n, k))
+        pick = row(model.pick(m, n, k))
         if pick not in times:
             raise SystemExit(f"fp8_model.py: {label} did not time {pick} at {name}")
-        oracle = min((variant(*c) for c in CANDIDATES if variant(*c) in times),
-                     key=lambda v: times[v])
+        oracle = min((row(c) for c in CANDIDATES if row(c) in times), key=lambda v: times[v])
         picked = times[pick]
         gaps.append((100 * (picked / times[oracle] - 1), name, pick, oracle, k))
-        if CEILING in times:  # else cuBLASLt had no algorithm for the shape
-            ceiling = times[CEILING]
-            shares.append((100 * ceiling / picked, 100 * ceiling / times[DEFAULT],
-                           100 * ceiling / times[oracle]))
+        if scaling.ceiling in times:  # else cuBLASLt had no algorithm for the shape
+            ceiling = times[scaling.ceiling]
+            shares.append((100 * ceiling / picked, 100 * ceiling / times[scaling.default],
+                           100 * ceiling / times[oracle],
+                           100 * ceiling / times[row(other.pick(m, n, k))] if other else 0))
     over = [g for g in gaps if g[0] > 3]
     lines = [f"{label} ({len(shares)} shapes with a ceiling): the model's pick "
-             f"{cut([s[0] for s in shares])} of cuBLASLt FP8 (lowest "
+             f"{cut([s[0] for s in shares])} of {scaling.words} (lowest "
              f"{cut([s[0] for s in shares], min)}), by_size as run {cut([s[1] for s in shares])} "
              f"(lowest {cut([s[1] for s in shares], min)}), the oracle "
-             f"{cut([s[2] for s in shares])}; the pick more than 3% slower than the oracle on "
-             f"{len(over)} of {len(gaps)} shapes"]
+             f"{cut([s[2] for s in shares])}"
+             + (f", the per-tensor constants' pick {cut([s[3] for s in shares])} (lowest "
+                f"{cut([s[3] for s in shares], min)})" if other else "")
+             + f"; the pick more than 3% slower than the oracle on {len(over)} of {len(gaps)} "
+             "shapes"]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
               f"{'' if k % 128 == 0 else ' (rows of K off the 128-byte lines)'}"
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
     return "\n".join(lines)
 
 
-def header_text(model):
-    """22_gpu_fp8/model_constants.hpp: the fitted constants."""
-    tilings = [(name, *bf16_model.TILINGS[name][1:], *model.constants(name)) for name in NAMES]
+def header_text(model, block_model):
+    """22_gpu_fp8/model_constants.hpp: the fitted constants, per tensor and per block."""
+    def tilings(fit):
+        return [(name, *bf16_model.TILINGS[name][1:], *fit.constants(name)) for name in NAMES]
+
+    more = ["", "// Per block: the same model fitted to the per-block kernels' runs (README.md, E)."]
+    more += bf16_model.constants_set(tilings(block_model), SLICE_K, 1, MAX_SPLIT,
+                                     tuple(block_model.params[-4:]), block_model.beta,
+                                     block_model.tau_divided(), block_model.gamma(),
+                                     PER_BLOCK.tilings, PER_BLOCK.model)
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
-                                       "stage 22's model (README.md, G)", "fp8_model", tilings,
-                                       SLICE_K, 1, MAX_SPLIT, tuple(model.params[-4:]), model.beta,
-                                       model.tau_divided(), model.gamma())
+                                       "stage 22's model (README.md, G)", "fp8_model",
+                                       tilings(model), SLICE_K, 1, MAX_SPLIT,
+                                       tuple(model.params[-4:]), model.beta, model.tau_divided(),
+                                       model.gamma(), more)
 
 
 def picks_text(model):
-    """model_picks.csv: each listed shape's pick on the H200's counts, its predicted time and the
-    DRAM rate the prediction took, which the stage's C++ model must reproduce (a host test)."""
+    """A model_picks file: each listed shape's pick on the H200's counts, its predicted time and
+    the DRAM rate the prediction took, which the stage's C++ model must reproduce (a host test)."""
     rows = ["m,n,k,pick,predicted_us,bytes_per_us,l2_bytes"]
     seen = set()
     for name in bf16_model.SHAPE_LISTS:
@@ -170,25 +204,33 @@ def main():
     gpu = bf16_model.record_gpu()
     fit_runs = [read_run(path) for path in FIT_RUNS]
     model, samples = fitted(gpu, fit_runs)
-    report = report_text(gpu, model, samples, fit_runs)
+    block_model, block_samples = fitted(gpu, fit_runs, PER_BLOCK)
+    report = (report_text(gpu, model, samples, fit_runs, PER_TENSOR)
+              + report_text(gpu, block_model, block_samples, fit_runs, PER_BLOCK, model))
     if options.write or options.check_written:
-        files = ((HEADER, header_text(model)), (PICKS, picks_text(model)), (REPORT, report))
+        files = ((HEADER, header_text(model, block_model)), (PICKS, picks_text(model)),
+                 (PICKS_PER_BLOCK, picks_text(block_model)), (REPORT, report))
         if not bf16_model.write_or_check(files, options.write, "fp8_model.py"):
             return 1
     print(report, end="")
     return 0
 
 
-def report_text(gpu, model, samples, fit_runs):
-    """results/22_gpu_fp8/model.md: the constants and the checks, as the script prints them."""
-    lines = ["<!-- written by scripts/fp8_model.py --write -->",
-             "# Stage 22's model: its constants and its picks", "",
-             "NVIDIA H200 runs; % of cuBLASLt FP8 (E4M3, FP32 accumulate) in the same process. "
-             "Made by", "`python3 scripts/fp8_model.py`; [the notes](README.md) say what each "
-             "file is.", "", "```",
-             f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s; beta = "
-             f"{model.beta / 1e3:.0f} GB/s per SM",
-             f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}"]
+def report_text(gpu, model, samples, fit_runs, scaling, other=None):
+    """results/22_gpu_fp8/model.md's section for one scaling: the constants and the checks, as
+    the script prints them."""
+    if scaling is PER_TENSOR:
+        lines = ["<!-- written by scripts/fp8_model.py --write -->",
+                 "# Stage 22's model: its constants and its picks", "",
+                 "NVIDIA H200 runs; % of cuBLASLt FP8 (E4M3, FP32 accumulate) in the same process "
+                 "(per block, of", "cuBLASLt's block-scaled FP8). Made by `python3 "
+                 "scripts/fp8_model.py`; [the notes](README.md) say what", "each file is.", ""]
+    else:
+        lines = ["", "Per block: the same model fitted to the per-block rows of the same runs.", ""]
+    lines += ["```",
+              f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s; beta = "
+              f"{model.beta / 1e3:.0f} GB/s per SM",
+              f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}"]
     for name in NAMES:
         tau, phi = model.constants(name)
         lines.append(f"  {name}: tau {tau:.3f} us a slice, phi {phi:.2f} us a tile")
@@ -203,13 +245,17 @@ def report_text(gpu, model, samples, fit_runs):
     stored = {key: rows for key, rows in check_run.items() if key[2] % 4 == 0}
     others = len(check_run) - len(stored)
     lines.append(f"Checked on {os.path.basename(CHECK_RUN)}: rms log error "
-                 f"{model.error(samples_of([stored])):.3f} on the {len(stored)} shapes whose C "
-                 f"takes the TMA store"
-                 + (f", {model.error(samples_of([check_run])):.3f} with the {others} whose N is no "
-                    f"multiple of 4" if others else ""))
+                 f"{model.error(samples_of([stored], scaling)):.3f} on the {len(stored)} shapes "
+                 f"whose C takes the TMA store"
+                 + (f", {model.error(samples_of([check_run], scaling)):.3f} with the {others} "
+                    f"whose N is no multiple of 4" if others else ""))
     for path, run in zip(FIT_RUNS, fit_runs):
-        lines.append(check(model, run, "fit: " + os.path.basename(path)))
-    lines.append(check(model, check_run, "held out: " + os.path.basename(CHECK_RUN)))
+        lines.append(check(model, run, "fit: " + os.path.basename(path), scaling, other))
+    lines.append(check(model, check_run, "held out: " + os.path.basename(CHECK_RUN), scaling,
+                       other))
+    if scaling is PER_BLOCK:
+        lines.append(check(model, read_run(ISSUE_RUN), "held out: the FP8 issue's shapes, "
+                           + os.path.basename(ISSUE_RUN), scaling, other))
     lines.append("```")
     return "\n".join(lines) + "\n"
 

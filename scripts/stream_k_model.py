@@ -460,15 +460,18 @@ def solve(a, b):
 
 
 def read_run(path, name=lambda variant: variant.split(",")[0]):
-    """{(shape, m, n, k): {name(variant): median us}} of a shapes.py CSV, without the shapes
+    """{(shape, m, n, k): {name(variant): median us}} of a shapes.py CSV (or of a program's own
+    --csv runs appended, whose shape is the problem it names), without the shapes
     that take the fallback (stage 15's kernel, or FP8's on the CUDA cores) or copy their rows
     first: the model prices neither."""
     shapes, fallback = {}, set()
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
+            if r["problem"] == "problem":  # the header again, where runs were appended
+                continue
             a, b = r["problem"].replace("A ", "").split(" * B ")
             m, k = (int(v) for v in a.split("x"))
-            key = (r["shape"], m, int(b.split("x")[1]), k)
+            key = (r.get("shape", r["problem"]), m, int(b.split("x")[1]), k)
             shapes.setdefault(key, {})[name(r["variant"])] = float(r["median_ms"]) * 1e3
             if "fallback" in r["variant"] or "after a copy" in r["variant"]:
                 fallback.add(key)
@@ -569,34 +572,20 @@ def header_text(model):
                             model.tau_divided(), model.gamma())
 
 
-def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     max_split, fixed, beta, tau_divided, gamma):
-    """A stage's model_constants.hpp: its tilings' (name, BN, cluster, tau, phi), its slice
-    depth, element size and split-K's most ranges, rho, the two sigmas and lambda (`fixed`),
-    beta, tau_divided and gamma, as common/hopper/tile_model.hpp's ModelConstants."""
+def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided, gamma,
+                  tilings_name="kTilings", model_name="kModel"):
+    """One set of a model_constants.hpp: its tilings' (name, BN, cluster, tau, phi) and the
+    ModelConstants (common/hopper/tile_model.hpp) over them: slice depth, element size, split-K's
+    most ranges, rho, the two sigmas and lambda (`fixed`), beta, tau_divided and gamma."""
     rho, split, stream, launch = fixed
-    lines = [
-        f"// Written by scripts/{script} from the runs in {fit_runs};",
-        f"// edit that, not this. The constants of {whose},",
-        f"// in microseconds on an H200 at its {FIT_CLOCK_MHZ} MHz maximum SM clock.",
-        "#pragma once",
-        "",
-        '#include "common/hopper/tile_model.hpp"',
-        "",
-        f"namespace ladder::{namespace} {{",
-        "",
-        f"// Each tiling: 128 x BN tiles in clusters of c; tau, a {slice_k}-deep slice's time, and "
-        "phi,",
-        "// a tile's fixed cost (its first loads and its store).",
-        "inline constexpr TilingCost kTilings[] = {",
-    ]
+    lines = [f"inline constexpr TilingCost {tilings_name}[] = {{"]
     for name, bn, c, tau, phi in tilings:
         lines.append(f"    {{{bn}, {c}, {tau:.6f}, {phi:.6f}}},  // {name}")
     lines += [
         "};",
         "",
-        "inline constexpr ModelConstants kModel = {",
-        f"    kTilings, {len(tilings)},",
+        f"inline constexpr ModelConstants {model_name} = {{",
+        f"    {tilings_name}, {len(tilings)},",
         f"    {slice_k},  // slice_k",
         f"    {operand_bytes},  // operand_bytes",
         f"    {max_split},  // max_split: split-K's most ranges a tile",
@@ -611,6 +600,32 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         f"    {beta:.1f},  // beta: one SM's share of DRAM",
         f"    {FIT_CLOCK_MHZ},  // the clock of the fit",
         "};",
+    ]
+    return lines
+
+
+def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
+                     max_split, fixed, beta, tau_divided, gamma, more=()):
+    """A stage's model_constants.hpp: constants_set's kTilings and kModel, then the lines of
+    `more` (further sets, each with its comment)."""
+    lines = [
+        f"// Written by scripts/{script} from the runs in {fit_runs};",
+        f"// edit that, not this. The constants of {whose},",
+        f"// in microseconds on an H200 at its {FIT_CLOCK_MHZ} MHz maximum SM clock.",
+        "#pragma once",
+        "",
+        '#include "common/hopper/tile_model.hpp"',
+        "",
+        f"namespace ladder::{namespace} {{",
+        "",
+        f"// Each tiling: 128 x BN tiles in clusters of c; tau, a {slice_k}-deep slice's time, and "
+        "phi,",
+        "// a tile's fixed cost (its first loads and its store).",
+    ]
+    lines += constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided,
+                           gamma)
+    lines += list(more)
+    lines += [
         "",
         f"}}  // namespace ladder::{namespace}",
         "",

@@ -1021,9 +1021,10 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
 }
 
 // Stage 22's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
-// (scripts/fp8_model.py), which records in model_picks.csv, for every shape of the four shape
-// lists on the H200's counts, the variant it picks and the time it predicts, with the DRAM rate
-// it took. No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
+// (scripts/fp8_model.py), which records in model_picks.csv (per tensor, kModel) and
+// model_picks_per_block.csv (per block, kBlockModel), for every shape of the four shape lists on
+// the H200's counts, the variant it picks and the time it predicts, with the DRAM rate it took.
+// No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
 TEST_CASE("22's model makes its script's pick and prediction on every listed shape", "[stage22]") {
   const std::vector<std::string> names = fp8_configs();
   const std::vector<Candidate> priced = fp8_priced();
@@ -1046,18 +1047,24 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     candidates.push_back(priced[i]);
   }
   REQUIRE(candidates.size() == 11);
-  int shapes = 0;
-  for (const auto& field : test::script_rows("results/22_gpu_fp8/model_picks.csv",
-                                             "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes")) {
-    REQUIRE(field.size() == 7);
-    CAPTURE(field[0], field[1], field[2]);
-    const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
-    const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
-    const int choice = fastest(fp8_model::kModel, m, n, k, h200, candidates);
-    REQUIRE(names[variants[choice]] == field[3]);
-    REQUIRE(predicted_us(fp8_model::kModel, candidates[choice], m, n, k, h200) ==
-            Approx(std::stod(field[4])).epsilon(1e-6));
-    ++shapes;
+  const std::pair<const char*, const ModelConstants*> models[] = {
+      {"results/22_gpu_fp8/model_picks.csv", &fp8_model::kModel},
+      {"results/22_gpu_fp8/model_picks_per_block.csv", &fp8_model::kBlockModel}};
+  for (const auto& [picks, model] : models) {
+    CAPTURE(picks);
+    int shapes = 0;
+    for (const auto& field :
+         test::script_rows(picks, "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes")) {
+      REQUIRE(field.size() == 7);
+      CAPTURE(field[0], field[1], field[2]);
+      const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
+      const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
+      const int choice = fastest(*model, m, n, k, h200, candidates);
+      REQUIRE(names[variants[choice]] == field[3]);
+      REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200) ==
+              Approx(std::stod(field[4])).epsilon(1e-6));
+      ++shapes;
+    }
+    REQUIRE(shapes >= 70);
   }
-  REQUIRE(shapes >= 70);
 }
