@@ -56,4 +56,7 @@ inline constexpr ModelConstants kBlockModel = {
     1980,  // the clock of the fit
 };
 
+static_assert(kBlockModel.max_split == kModel.max_split,
+              "launch() divides per block with kModel's most ranges");
+
 }  // namespace ladder::fp8_model

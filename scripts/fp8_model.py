@@ -29,8 +29,9 @@ stage's default) and the oracle's (the fastest tiling, measured).
 
 Per block the same model is fitted again, on the same runs' per-block rows: the factors' loads
 and multiplies cost each tiling its own share (README.md, E), so its own tau and phi. Its check
-is against cuBLASLt's block-scaled matmul, on the unseen list and on the FP8 issue's shapes
-(results/22_gpu_fp8/block_scaled.csv), neither of which it was fitted on.
+is against cuBLASLt's block-scaled matmul, on the unseen list (never fitted on) and on the FP8
+issue's seven shapes (results/22_gpu_fp8/block_scaled.csv: 4096^3 and 8192^3 are in the fit
+lists, the other five are not).
 """
 import collections
 import argparse
@@ -169,6 +170,8 @@ def header_text(model, block_model):
                                      tuple(block_model.params[-4:]), block_model.beta,
                                      block_model.tau_divided(), block_model.gamma(),
                                      PER_BLOCK.tilings, PER_BLOCK.model)
+    more += ["", "static_assert(kBlockModel.max_split == kModel.max_split,",
+             '              "launch() divides per block with kModel\'s most ranges");']
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model",
                                        tilings(model), SLICE_K, 1, MAX_SPLIT,

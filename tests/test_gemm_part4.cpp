@@ -479,10 +479,11 @@ TEST_CASE("21's model makes its script's pick and prediction on every listed sha
   REQUIRE(shapes >= 70);
 }
 
-// The model of stages 21 and 22 (common/hopper/tile_model.cpp), with either stage's constants.
+// The model of stages 21 and 22 (common/hopper/tile_model.cpp), with each set of constants.
 TEST_CASE("the tile model scales with the clock and refuses a GPU it cannot count",
           "[stage21][stage22]") {
-  for (const ModelConstants& model : {stream_k_model::kModel, fp8_model::kModel}) {
+  for (const ModelConstants& model :
+       {stream_k_model::kModel, fp8_model::kModel, fp8_model::kBlockModel}) {
     // About the H200's copy rate, bytes a microsecond, and its L2 of 60 MiB.
     const ModelGpu h200{132, 66, 1980, 4.2e6, 60.0 * (1 << 20)};
     ModelGpu slower = h200;
