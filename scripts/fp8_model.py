@@ -33,8 +33,8 @@ is against cuBLASLt's block-scaled matmul, on the unseen list (never fitted on) 
 issue's seven shapes (results/22_gpu_fp8/block_scaled.csv: 4096^3 and 8192^3 are in the fit
 lists, the other five are not).
 """
-import collections
 import argparse
+import collections
 import os
 import sys
 
@@ -55,14 +55,13 @@ PICKS_PER_BLOCK = os.path.join(RESULTS, "model_picks_per_block.csv")
 ISSUE_RUN = os.path.join(RESULTS, "block_scaled.csv")
 # What a model is fitted on and checked against: per tensor, the variants' own rows; per block,
 # the per-block rows of the same variants. `prefix` names a candidate's row, `ceiling` and
-# `default` the rows the check compares with, and `tilings` and `model` the header's names.
-Scaling = collections.namedtuple("Scaling",
-                                 "name prefix ceiling words default tilings model picks")
-PER_TENSOR = Scaling("per tensor", "", CEILING, "cuBLASLt FP8", DEFAULT, "kTilings", "kModel",
-                     PICKS)
-PER_BLOCK = Scaling("per block", "per-block, ", "cuBLASLt FP8 block-scaled (1x128 A, 128x128 B)",
+# `default` the rows the check compares with (`words`: the ceiling as the report names it), and
+# `tilings` and `model` the header's names.
+Scaling = collections.namedtuple("Scaling", "prefix ceiling words default tilings model")
+PER_TENSOR = Scaling("", CEILING, "cuBLASLt FP8", DEFAULT, "kTilings", "kModel")
+PER_BLOCK = Scaling("per-block, ", "cuBLASLt FP8 block-scaled (1x128 A, 128x128 B)",
                     "cuBLASLt's block-scaled FP8", "per-block scales (1x128 A, 128x128 B)",
-                    "kBlockTilings", "kBlockModel", PICKS_PER_BLOCK)
+                    "kBlockTilings", "kBlockModel")
 SLICE_K = 128
 # Split-K's most ranges a tile, as its fit runs were made (a higher cap, measured on BF16 only,
 # would need them made again).
@@ -113,7 +112,7 @@ def samples_of(runs, scaling=PER_TENSOR):
 
 def fitted(gpu, runs, scaling=PER_TENSOR):
     samples = samples_of(runs, scaling)
-    models = [Model(gpu, beta * 1e3).fit(samples) for beta in (30, 40, 50, 60, 80, 120)]
+    models = [Model(gpu, beta * 1e3).fit(samples) for beta in bf16_model.BETAS]
     model = min(models, key=lambda candidate: candidate.error(samples))
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
