@@ -594,6 +594,28 @@ def sections():
     return out
 
 
+def filled(text, wanted, where):
+    """text with each generated section holding wanted[NAME], in the text's own line endings: a
+    body of several lines (a table) on lines of its own, one line (a box's words) on the marker's
+    line. MissingInput where `where` lacks a section's markers or has markers nothing writes."""
+    found = {m["name"] for m in SECTION.finditer(text)}
+    missing = sorted(set(wanted) - found)
+    if missing:
+        raise ladder.MissingInput(f"{where} has no markers for {', '.join(missing)}")
+    unknown = sorted(found - set(wanted))
+    if unknown:
+        raise ladder.MissingInput(f"{where} has markers that nothing writes: {', '.join(unknown)}")
+    eol = "\r\n" if "\r\n" in text else "\n"
+
+    def fill(match):
+        body = wanted[match["name"]]
+        if "\n" in body:
+            body = eol * 2 + body.replace("\n", eol) + eol * 2
+        return f"<!-- figures: {match['name']} -->{body}<!-- /figures -->"
+
+    return SECTION.sub(fill, text)
+
+
 def rewrite(check):
     """Puts each section into its file (or, with check, only compares); returns the names of
     the sections that differed, and raises where a file lacks a section's markers."""
@@ -605,24 +627,9 @@ def rewrite(check):
         full = os.path.join(ROOT, path)
         with open(full) as f:
             old = f.read()
-        found = {m["name"] for m in SECTION.finditer(old)}
-        missing = sorted(set(wanted) - found)
-        if missing:
-            raise ladder.MissingInput(f"{path} has no markers for {', '.join(missing)}")
-        unknown = sorted(found - set(wanted))
-        if unknown:
-            raise ladder.MissingInput(f"{path} has markers that nothing writes: {', '.join(unknown)}")
-
-        def fill(match):
-            name = match["name"]
-            body = wanted[name]
-            # A table needs lines of its own; a box's words stay on the box's line.
-            body = f"\n\n{body}\n\n" if "\n" in body else body
-            if match["body"] != body:
-                differ.append(f"{path}: {name}")
-            return f"<!-- figures: {name} -->{body}<!-- /figures -->"
-
-        new = SECTION.sub(fill, old)
+        new = filled(old, wanted, path)
+        differ += [f"{path}: {a['name']}" for a, b in
+                   zip(SECTION.finditer(old), SECTION.finditer(new)) if a["body"] != b["body"]]
         if new != old and not check:
             with open(full, "w") as f:
                 f.write(new)

@@ -75,7 +75,7 @@ import re
 import sys
 
 import ladder
-from figures import SECTION  # the pages' generated sections
+from figures import filled  # the pages' generated sections
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -922,25 +922,18 @@ def page_sections(model):
 
 
 def page_text(path, wanted):
-    """The page at `path` with each generated section (between figures.py's markers,
-    `<!-- figures: NAME -->` and `<!-- /figures -->`) holding wanted[NAME], in the page's own
-    line endings; exits where the page lacks a section's markers or has markers of another."""
+    """The page at `path` with each generated section holding wanted[NAME] (figures.py's
+    markers and filling, in the page's own line endings); exits where the page lacks a
+    section's markers or has markers of another."""
     where = os.path.relpath(path, REPO)
     if not os.path.exists(path):
         raise SystemExit(f"stream_k_model.py: no {where}")
     with open(path, newline="") as f:
         old = f.read()
-    found = {m["name"] for m in SECTION.finditer(old)}
-    if found != set(wanted):
-        raise SystemExit(f"stream_k_model.py: {where}: sections {sorted(found)}, not "
-                         f"{sorted(wanted)}")
-    eol = "\r\n" if "\r\n" in old else "\n"
-
-    def fill(match):
-        body = wanted[match["name"]].replace("\n", eol)
-        return f"<!-- figures: {match['name']} -->{eol}{eol}{body}{eol}{eol}<!-- /figures -->"
-
-    return SECTION.sub(fill, old)
+    try:
+        return filled(old, wanted, where)
+    except ladder.MissingInput as missing:
+        raise SystemExit(f"stream_k_model.py: {missing}") from None
 
 
 def write_or_check(files, write, script):
