@@ -726,8 +726,6 @@ def copy_share_of_peak():
     return float(found.group(1))
 
 
-
-
 def symbols_table(model):
     """MODEL.md's 'model symbols': every symbol, its value on the H200's counts, what it is."""
     gpu, (rho, split, stream, launch) = model.gpu, model.params[-4:]

@@ -42,9 +42,9 @@ using namespace ladder;
 const Fp8Quantizers kQuantizers{e4m3_scale_on_device, quantize_e4m3, quantize_e4m3_transposed};
 
 // A per-tensor product: every variant of stage 22 (each tiling, whole and divided, and the
-// promotion's ablations) and cuBLASLt. window(k): the products summed
-// between promotions, for the bound (cuBLASLt's is not documented: 128 is assumed, as
-// DeepSeek-V3 and CUTLASS promote); bounded: whether the exit code holds it to the bound;
+// promotion's ablations) and cuBLASLt. window(k): the products summed between promotions, for
+// the bound (cuBLASLt's is not documented: 128 is assumed, as DeepSeek-V3 and CUTLASS promote);
+// bounded: whether the exit code holds it to the bound;
 // available: whether it has an algorithm for these operands (cuBLASLt refuses some shapes).
 struct Kernel {
   std::string name;

@@ -15,6 +15,12 @@ import stream_k_model as model  # noqa: E402
 H200 = model.Gpu(132, 4.2e6, 60 * 2 ** 20)
 
 
+def number(path, pattern):
+    """The integer in pattern's first group, in the source at path (from the repository)."""
+    with open(os.path.join(REPO, path)) as f:
+        return int(re.search(pattern, f.read()).group(1))
+
+
 class WorkTest(unittest.TestCase):
     def test_whole_waves_are_not_divided(self):
         # 4096^3 in pairs of 128 x 256: 256 cluster tiles, 66 at once: 4 rounds of 64 slices;
@@ -130,9 +136,6 @@ class PriceTest(unittest.TestCase):
     def test_the_model_takes_tiles_in_the_kernels_order(self):
         # Which Stream-K tiles share a panel follows the kernels' groups of cluster rows: the
         # script, the C++ model and the kernels' Config must name the same number.
-        def number(path, pattern):
-            with open(os.path.join(REPO, path)) as f:
-                return int(re.search(pattern, f.read()).group(1))
         self.assertEqual(number("common/hopper/persistent.cuh", r"kGroupM = (\d+);"),
                          model.GROUP_ROWS)
         self.assertEqual(number("common/hopper/tile_model.cpp", r"kGroupRows = (\d+);"),
@@ -140,9 +143,9 @@ class PriceTest(unittest.TestCase):
 
     def test_the_tree_is_as_wide_as_the_kernels(self):
         # tree_meets mirrors tile_parts.hpp's for_each_tree_read, whose width is kTreeWidth.
-        with open(os.path.join(REPO, "common/hopper/tile_parts.hpp")) as f:
-            width = int(re.search(r"constexpr int kTreeWidth = (\d+);", f.read()).group(1))
-        self.assertEqual(width, model.TREE_WIDTH)
+        self.assertEqual(
+            number("common/hopper/tile_parts.hpp", r"constexpr int kTreeWidth = (\d+);"),
+            model.TREE_WIDTH)
 
     def test_a_division_that_divides_nothing_is_priced_as_whole_tiles(self):
         # The launch then runs the whole-tile kernel on the same clusters: 1024^3 on 128 x 64
