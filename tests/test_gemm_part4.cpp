@@ -442,7 +442,7 @@ std::vector<test::GemmCase> stream_k_cases() {
 // rate it took. No GPU needed: the model is a pure function.
 TEST_CASE("21's model makes its script's pick and prediction on every listed shape", "[stage21]") {
   const auto picks = test::script_rows("results/21_gpu_stream_k/model_picks.csv",
-                                 "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
+                                       "m,n,k,pick,predicted_us,bytes_per_us,l2_bytes");
   const std::vector<std::string> names = stream_k_configs();
   const std::vector<Candidate> candidates = stream_k_candidates();
   REQUIRE(candidates.size() + 1 == names.size());  // every variant but by_shape
@@ -536,7 +536,7 @@ TEST_CASE("the tile model counts Stream-K's reads as its script does", "[stage21
   const ModelGpu one_byte{132, 66, 1980, 1.0, 60.0 * (1 << 20)};
   int counted = 0;
   for (const auto& field : test::script_rows("results/21_gpu_stream_k/model_stream_reads.csv",
-                                       "stage,m,n,k,block_n,cluster,bytes")) {
+                                             "stage,m,n,k,block_n,cluster,bytes")) {
     CAPTURE(field[0], field[1], field[2], field[3], field[4], field[5]);
     REQUIRE(field.size() == 7);
     const ModelConstants& model =
