@@ -358,11 +358,9 @@ void launch_per_block(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales
 using Fp8Launch = void (*)(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                            const StreamKWorkspace& workspace);
 
+template <Fp8Scaling kScaling, FactorLoads Loads = FactorLoads::slice_ahead>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace);
-template <FactorLoads Loads>
-void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
-                              const StreamKWorkspace& workspace);
 
 // A variant: its name, its launch, how many slices of 128 the tensor cores sum between
 // promotions (0: never), and, for the tilings by_size chooses among, what the model prices it
@@ -386,21 +384,16 @@ constexpr Fp8Launch per_block_launch(const Fp8Variant& variant, FactorLoads load
 template <class Cfg, Scheme kScheme = Scheme::data_parallel>
 constexpr Fp8Variant priced_variant(const char* name) {
   constexpr int kParts = Cfg::kBlockN == 256 ? 2 : 1;
-  return {name,
-          launch_per_tensor<Cfg, 1, kParts, kScheme>,
-          1,
+  return {name, launch_per_tensor<Cfg, 1, kParts, kScheme>, 1,
           {Cfg::kBlockN, Cfg::kClusterM, kScheme},
           {launch_per_block<Cfg, FactorLoads::slice_ahead, kScheme>,
            launch_per_block<Cfg, FactorLoads::at_promotion, kScheme>}};
 }
 
 constexpr Fp8Variant kVariants[] = {
-    {"by_size",
-     launch_by_size,
-     1,
-     {},
-     {launch_per_block_by_size<FactorLoads::slice_ahead>,
-      launch_per_block_by_size<FactorLoads::at_promotion>}},
+    {"by_size", launch_by_size<Fp8Scaling::per_tensor>, 1, {},
+     {launch_by_size<Fp8Scaling::per_block, FactorLoads::slice_ahead>,
+      launch_by_size<Fp8Scaling::per_block, FactorLoads::at_promotion>}},
     priced_variant<Wide>("128x256_c2_promote1"),
     priced_variant<WideAlone>("128x256_c1_promote1"),
     priced_variant<Narrow>("128x192_c2_promote1"),
@@ -436,26 +429,26 @@ const Choices& by_size_choices() {
   return choices;
 }
 
-// by_size: the index in kVariants of the tiling the model (tile_model.hpp) predicts fastest.
-int by_size_choice(const ModelConstants& constants, const Matrix& c, int k) {
-  using Pairs = Fp8Kernel<Wide, 1, false, 2>;
+// by_size: the index in kVariants of the tiling the model predicts fastest, on the constants of
+// `scaling`: per block has its own, as the factors' loads and multiplies cost each tiling its
+// own share.
+int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
+  const ModelConstants& constants =
+      scaling == Fp8Scaling::per_block ? fp8_model::kBlockModel : fp8_model::kModel;
   const Choices& choices = by_size_choices();
-  const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
-  return choices.variants[kept_fastest(constants, c.height, c.width, k, gpu, choices.priced)];
+  return choices.variants[kept_fastest(constants, m, n, k, gpu, choices.priced)];
 }
 
+// by_size's launch: the model's pick for the current GPU, whose `pairs` are this stage's
+// clusters of two 128 x 256 blocks; per block, its factors loaded as Loads says.
+template <Fp8Scaling kScaling, FactorLoads Loads>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace) {
-  kVariants[by_size_choice(fp8_model::kModel, c, a.width)].launch(a, b_t, c, scales, workspace);
-}
-
-// Per block, the same choice with the constants fitted to the per-block kernels: the factors'
-// loads and multiplies cost each tiling its own share.
-template <FactorLoads Loads>
-void launch_per_block_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
-                              const StreamKWorkspace& workspace) {
-  const int choice = by_size_choice(fp8_model::kBlockModel, c, a.width);
-  per_block_launch(kVariants[choice], Loads)(a, b_t, c, scales, workspace);
+  using Pairs = Fp8Kernel<Wide, 1, false, 2>;
+  const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
+  const Fp8Variant& variant = kVariants[by_size_choice(kScaling, c.height, c.width, a.width, gpu)];
+  const bool per_block = kScaling == Fp8Scaling::per_block;
+  (per_block ? per_block_launch(variant, Loads) : variant.launch)(a, b_t, c, scales, workspace);
 }
 
 // The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
@@ -495,6 +488,10 @@ std::vector<Candidate> fp8_priced() {
   return priced;
 }
 
+std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
+  return kVariants[by_size_choice(scaling, m, n, k, gpu)].name;
+}
+
 int fp8_promotion_window(const std::string& config, int k) {
   const Fp8Variant& variant = find_config(kVariants, config, "stage 22 has no variant");
   return variant.promote_every == 0 ? k : variant.promote_every * E4m3Operands::kSliceK;
@@ -510,9 +507,7 @@ OperandPath launch_gemm_fp8(const std::string& config, ScaledFp8 a, ScaledFp8 b_
 std::vector<std::string> fp8_block_configs() {
   std::vector<std::string> names;
   for (const Fp8Variant& variant : kVariants) {
-    if (per_block_launch(variant, FactorLoads::slice_ahead) != nullptr) {
-      names.emplace_back(variant.name);
-    }
+    if (per_block_launch(variant, FactorLoads::slice_ahead)) names.emplace_back(variant.name);
   }
   return names;
 }

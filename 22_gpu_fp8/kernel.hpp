@@ -19,8 +19,12 @@ namespace ladder {
 // tilings and the ablations of promotion (every 2 or 4 slices of 128, or never).
 std::vector<std::string> fp8_configs();
 
-// What by_size's model prices each of fp8_configs() as (block_n 0: not among its choices).
+// What by_size's model prices each of fp8_configs() as (block_n 0: not among its choices), and
+// the one it runs for an m x n x k product on `gpu`, by name: the fastest on the constants
+// fitted to the per-tensor kernels or to the per-block ones.
 std::vector<Candidate> fp8_priced();
+enum class Fp8Scaling { per_tensor, per_block };
+std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu);
 
 // How many products of K the tensor cores sum between two promotions under `config` (k where
 // it never promotes): the window of the error bound fp8_gemm_gamma.

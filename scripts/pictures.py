@@ -1546,16 +1546,16 @@ def promotion():
                       "partial sums are added into FP32 registers")
     top = svg.heading("Stage 22: promotion into FP32 sums",
                       f"One consumer, slice by slice along K: {depth} E4M3 values a slice, "
-                      f"{row_bytes // step} wgmma k{step} a part of it; time runs right.")
+                      f"{row_bytes // step} wgmma k{step} per part; time runs right.")
     left, unit, lane = 184, 72, 30
-    # (title, slices shown, window, parts, what a promotion does): the longest window is shown
-    # whole and followed by the next one's start.
+    # (title, slices shown, window, parts, what a promotion does): the default first; the
+    # longest window is shown whole and followed by the next one's start.
     default = "every slice" if every == 1 else f"every {every} slices"
-    rows = ((f"promoted every {longest} slices ({longest_name})", longest + 1, longest,
-             longest_parts, "+="),
-            (f"128 x {block_n} tiles: {default}, in {parts} parts of {block_n // parts} columns",
-             longest, every, parts, "+="),
-            ("per-block scales: the same, times each block's factors", longest, every, parts,
+    rows = ((f"the default, on 128 x {block_n} tiles: promoted {default}, in {parts} parts of "
+             f"{block_n // parts} columns", longest, every, parts, "+="),
+            (f"an ablation: promoted every {longest} slices ({longest_name})", longest + 1,
+             longest, longest_parts, "+="),
+            ("per-block scales: the default, times each block's factors", longest, every, parts,
              "fma"))
     y = top + 20
     for title, slices, window, row_parts, operation in rows:

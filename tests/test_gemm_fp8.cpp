@@ -1023,7 +1023,8 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
 // Stage 22's model (common/hopper/tile_model.cpp with model_constants.hpp) against its script
 // (scripts/fp8_model.py), which records in model_picks.csv (per tensor, kModel) and
 // model_picks_per_block.csv (per block, kBlockModel), for every shape of the four shape lists on
-// the H200's counts, the variant it picks and the time it predicts, with the DRAM rate it took.
+// the H200's counts, the variant it picks and the time it predicts, with the DRAM rate it took;
+// and by_size's own pick (fp8_by_size_pick), so that each scaling launches on its constants.
 // No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
 TEST_CASE("22's model makes its script's pick and prediction on every listed shape", "[stage22]") {
   const std::vector<std::string> names = fp8_configs();
@@ -1047,10 +1048,16 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     candidates.push_back(priced[i]);
   }
   REQUIRE(candidates.size() == 11);
-  const std::pair<const char*, const ModelConstants*> models[] = {
-      {"results/22_gpu_fp8/model_picks.csv", &fp8_model::kModel},
-      {"results/22_gpu_fp8/model_picks_per_block.csv", &fp8_model::kBlockModel}};
-  for (const auto& [picks, model] : models) {
+  struct Picks {
+    const char* file;
+    const ModelConstants* model;
+    Fp8Scaling scaling;
+  };
+  const Picks models[] = {
+      {"results/22_gpu_fp8/model_picks.csv", &fp8_model::kModel, Fp8Scaling::per_tensor},
+      {"results/22_gpu_fp8/model_picks_per_block.csv", &fp8_model::kBlockModel,
+       Fp8Scaling::per_block}};
+  for (const auto& [picks, model, scaling] : models) {
     CAPTURE(picks);
     int shapes = 0;
     for (const auto& field :
@@ -1061,6 +1068,7 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
       const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
       const int choice = fastest(*model, m, n, k, h200, candidates);
       REQUIRE(names[variants[choice]] == field[3]);
+      REQUIRE(fp8_by_size_pick(scaling, m, n, k, h200) == field[3]);  // what by_size launches
       REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200) ==
               Approx(std::stod(field[4])).epsilon(1e-6));
       ++shapes;
