@@ -1435,10 +1435,10 @@ def split_k_tree():
     chain = ready[ways] - 1
     y = svg.lines(24, y, [
         "Steps count transfers of a partial tile (a save or a read); step 1: the ranges that "
-        f"add none save. R{ways} stores the tile after step {chain + 1}:",
-        f"{chain} transfers one after another after step 1; it reads {len(reads[ways])} partial "
-        f"tiles itself, where reading the other {ways - 1} ranges' sums in turn would take "
-        f"{ways - 1}.",
+        "add none save.",
+        f"R{ways} stores the tile after step {chain + 1}: {chain} transfers one after another "
+        f"after step 1. It reads {len(reads[ways])} partial tiles itself;",
+        f"reading the other {ways - 1} ranges' sums in turn would take {ways - 1}.",
         f"Up to {width} ranges the last reads the others' in turn, as a chain would. Every read "
         "is of a lower range: a lower-numbered cluster."], 13)
     x = svg.swatch(24, y + 4, fill(0), "a range that only saves")

@@ -1024,7 +1024,8 @@ TEST_CASE("22 FP8: promotion windows and strides", "[stage22]") {
 // (scripts/fp8_model.py), which records in model_picks.csv (per tensor, kModel) and
 // model_picks_per_block.csv (per block, kBlockModel), for every shape of the four shape lists on
 // the H200's counts, the variant it picks and the time it predicts, with the DRAM rate it took;
-// and by_size's own pick (fp8_by_size_pick), so that each scaling launches on its constants.
+// and by_size's choice (fp8_by_size_pick), the function its launches call, so that each
+// scaling chooses on its own constants.
 // No GPU needed: the model is a pure function. (Its clock and refusals: test_gemm_part4.)
 TEST_CASE("22's model makes its script's pick and prediction on every listed shape", "[stage22]") {
   const std::vector<std::string> names = fp8_configs();
@@ -1068,7 +1069,7 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
       const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
       const int choice = fastest(*model, m, n, k, h200, candidates);
       REQUIRE(names[variants[choice]] == field[3]);
-      REQUIRE(fp8_by_size_pick(scaling, m, n, k, h200) == field[3]);  // what by_size launches
+      REQUIRE(fp8_by_size_pick(scaling, m, n, k, h200) == field[3]);
       REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200) ==
               Approx(std::stod(field[4])).epsilon(1e-6));
       ++shapes;
