@@ -171,8 +171,10 @@ def run(options, log):
         for row in rows:
             row["shape"] = name
         results.append((name, rows))
-    if options.csv:  # first: the measurements are kept even where the table cannot be made
-        ladder.write_csv(options.csv, [row for _, rows in results for row in rows])
+        # After every shape: a run stopped midway (a skip, a timeout) keeps the shapes it
+        # finished, and the measurements are kept even where the table cannot be made.
+        if options.csv:
+            ladder.write_csv(options.csv, [row for _, rows in results for row in rows])
     print(table(results, options.oracle))
     return 0
 
@@ -191,7 +193,8 @@ def main():
     parser.add_argument("--reps", type=int, default=10, help="timed runs per shape")
     parser.add_argument("--config", help="passed to the program: a variant, or all (every "
                         "variant in each process; the table shows the first, the default)")
-    parser.add_argument("--csv", help="also write every row, with its shape, to this CSV")
+    parser.add_argument("--csv", help="also write every row, with its shape, to this CSV "
+                        "(written again after each shape)")
     parser.add_argument("--from-csv", metavar="CSV", help="print the table of a run's CSV")
     parser.add_argument("--no-oracle", dest="oracle", action="store_false",
                         help="no best-variant columns: where the stage's other rows are not "

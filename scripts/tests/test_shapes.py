@@ -1,6 +1,8 @@
 """scripts/shapes.py: a stage run over a shape list, its % of cuBLAS BF16 per shape, the
 geometric mean and the lowest, the CSV read back, and what it says when it cannot run."""
+import csv
 import os
+import sys
 import unittest
 
 from support import CUBLAS_BF16, NO_GPU, REPO, ScriptTest, csv_rows
@@ -117,6 +119,25 @@ class ShapesTest(ScriptTest):
         done = self.shapes_py("--build", build, "--stage", STAGE, "--shapes", self.shapes)
         self.assertEqual(done.returncode, NO_GPU)
         self.assertIn("skipped: no usable CUDA device", done.stdout)
+
+    def test_the_csv_keeps_the_shapes_a_stopped_run_finished(self):
+        # The stand-in runs the first shape and finds no GPU at the second (m = 16).
+        rows = csv_rows(STAGE, [("default", "stage", "100"), (CUBLAS_BF16, "ceiling", "200")])
+        program = os.path.join(self.folder, STAGE)
+        with open(program, "w") as f:
+            f.write(f"#!{sys.executable}\nimport sys\n"
+                    "if sys.argv[sys.argv.index('--m') + 1] == '16':\n"
+                    "    sys.stderr.write('19_gpu: skipped: no usable CUDA device\\n')\n"
+                    f"    sys.exit({NO_GPU})\n"
+                    f"sys.stdout.write({rows!r})\n")
+        os.chmod(program, 0o755)
+        build = self.make_manifest([{"name": STAGE, "part": 4, "program": program}])
+        out = os.path.join(self.folder, "run.csv")
+        done = self.shapes_py("--build", build, "--stage", STAGE, "--shapes", self.shapes,
+                              "--csv", out)
+        self.assertEqual(done.returncode, NO_GPU, done.stderr)
+        with open(out, newline="") as f:
+            self.assertEqual({row["shape"] for row in csv.DictReader(f)}, {"square"})
 
     def test_missing_stage_list_or_csv_exits_2(self):
         build = self.stage("1", "1")
