@@ -349,13 +349,17 @@ def run_ladder(options, log):
 
 
 def write_csv(path, rows):
+    """The rows to path, through a file beside it renamed into place: a run killed while it
+    writes leaves the file as it was."""
     if not rows:
         return
     columns = list(rows[0].keys())
-    with open(path, "w", newline="") as out:
+    partial = path + ".partial"
+    with open(partial, "w", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
+    os.replace(partial, path)
 
 
 def sweep(options, log):

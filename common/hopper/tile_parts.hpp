@@ -18,9 +18,9 @@ struct Division {
   int clusters;     // clusters launched
   int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 19)
   // Split-K (split > 0): every later tile is cut into `split` ranges of slices, numbered from
-  // 1 as tree_unit's; cluster u takes range u % split + 1 of tile whole_tiles + u / split. Stream-K (split == 0): the later
-  // iterations (tile * slices + slice) are cut into one run per cluster, stream_share long
-  // (stream_extra of them one longer).
+  // 1 as tree_unit's; cluster u takes range u % split + 1 of tile whole_tiles + u / split.
+  // Stream-K (split == 0): the later iterations (tile * slices + slice) are cut into one run per
+  // cluster, stream_share long (stream_extra of them one longer).
   int split;
   long long stream_begin;
   long long stream_share;
