@@ -7,8 +7,6 @@ never measured, to choose what to try; the prototype's runs (README.md beside it
 
     python3 results/22_gpu_fp8/widths_tried/predicted.py > results/22_gpu_fp8/widths_tried/predicted.txt
 """
-import csv
-import math
 import os
 import sys
 
@@ -18,8 +16,6 @@ import fp8_model  # noqa: E402
 import stream_k_model as bf16_model  # noqa: E402
 
 WIDTHS = (144, 160, 176)
-ISSUE = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 2112, 7168), (4096, 24576, 1536),
-         (4096, 7168, 16384), (4096, 4096, 7168), (4096, 7168, 2048)]
 
 
 def main():
@@ -42,22 +38,20 @@ def main():
                     + params[2 * count:])
     model.size = len(model.params)
     wider = fp8_model.CANDIDATES + [(n, s) for n in names for s in ("dp", "split", "stream")]
-    shapes = []
-    for name in bf16_model.SHAPE_LISTS:
-        with open(os.path.join(REPO, "scripts", name)) as f:
-            shapes += [(name, int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(f)]
-    shapes += [("the FP8 issue", m, n, k) for m, n, k in ISSUE]
-    rows = []
     first = {}  # a shape in two lists counted once, under the first
-    for name, m, n, k in shapes:
-        first.setdefault((m, n, k), name)
+    for name in bf16_model.SHAPE_LISTS:
+        for shape in bf16_model.list_shapes(name):
+            first.setdefault(shape, name)
+    for _, m, n, k in fp8_model.read_run(fp8_model.ISSUE_RUN):
+        first.setdefault((m, n, k), "the FP8 issue")
+    rows = []
     for (m, n, k), name in first.items():
-        now = min(model.predict(*c, m, n, k) for c in fp8_model.CANDIDATES)
+        now = model.predict(*model.pick(m, n, k), m, n, k)
         pick = min(wider, key=lambda c: model.predict(*c, m, n, k))
         rows.append((100 * (now / model.predict(*pick, m, n, k) - 1), name, m, n, k, pick))
     gains = [r[0] for r in rows]
     print(f"{len(rows)} shapes; predicted more than 3% faster on {sum(g > 3 for g in gains)}; "
-          f"geometric mean {100 * (math.exp(sum(math.log1p(g / 100) for g in gains) / len(gains)) - 1):.1f}%")
+          f"geometric mean {100 * (bf16_model.geomean([1 + g / 100 for g in gains]) - 1):.1f}%")
     for gain, name, m, n, k, (tiling, scheme) in sorted(rows, reverse=True):
         print(f"{gain:5.1f}%  {m} x {n} x {k}  ({name})  {tiling}_{scheme}")
 
