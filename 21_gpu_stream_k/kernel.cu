@@ -28,9 +28,8 @@ using namespace hopper;
 using namespace persistent;
 
 // Stage 19's kernel walking parts of tiles: a part that does not finish its tile saves its sums
-// and sets its flag; the finishing part adds the others' sums in the fixed order, then stores
-// (meet_parts, common/hopper/tile_parts.cuh). It waits only for lower-numbered clusters, so
-// every wait ends (README.md, B). Divided: whether the launch cuts any tile (walk_parts).
+// and sets its flag; the finishing part adds the others' sums in a fixed order, waiting only for
+// lower-numbered clusters, then stores (meet_parts; README.md, B). Divided: any tile cut.
 template <class Cfg, bool TmaStore, bool Divided>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_stream_k(const __grid_constant__ CUtensorMap a_map,
@@ -51,14 +50,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   if (threadIdx.x / 128 == 0) {
     // Producer: stage 19's, over the slices of each part.
-    registers_decrease<kProducerRegisters>();
+    if constexpr (Cfg::kConsumers == 2) registers_decrease<kProducerRegisters>();  // split for two
     if (threadIdx.x == 0) {
       load_parts<Bf16Operands>(layout, &a_map, &b_map, order,
                                walk_parts<Divided>(division, order.count(), cluster), rank);
     }
   } else {
     // Consumers: stage 19's product over each part's slices, then the part's end.
-    registers_increase<kConsumerRegisters>();
+    if constexpr (Cfg::kConsumers == 2) registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
     const int thread = threadIdx.x % 128;
     const int barrier_id = 1 + consumer;
@@ -103,8 +102,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kClusterM > 1) cluster_sync();
 }
 
-static_assert(kSliceK == stream_k_model::kModel.slice_k,
-              "the model counts the slices divide() cuts");
+static_assert(kSliceK == stream_k_model::kModel.slice_k, "the model counts divide()'s slices");
 
 template <class Cfg, Scheme kScheme>
 void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
@@ -132,11 +130,13 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   }
 }
 
-// The tilings: stage 19's four (persistent.cuh: 128 x 256 and 128 x 192 tiles, in clusters of
-// two or alone), and narrower tiles that fill more SMs, with deeper rings (the shared memory
-// their narrower slots leave).
+// The tilings: stage 19's four (persistent.cuh: 128 x 256 and 128 x 192, in pairs or alone),
+// narrower tiles that fill more SMs, with deeper rings, and 64-row ones, one consumer each: where M
+// is at most 64, 128-row tiles multiply as many rows of zeros (README.md, C).
 using Half = Config<128, 128, 64, 1, true, 6>;
 using Quarter = Config<128, 64, 64, 1, true, 8>;
+using ShortWide = Config<64, 256, 64, 1, true, 5>;
+using ShortHalf = Config<64, 128, 64, 1, true, 8>;
 
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 
@@ -150,7 +150,7 @@ struct Variant {
 // A variant of Cfg's tiles divided by `scheme`, priced as what it runs.
 template <class Cfg, Scheme kScheme>
 constexpr Variant variant(const char* name) {
-  return {name, launch<Cfg, kScheme>, {Cfg::kBlockN, Cfg::kClusterM, kScheme}};
+  return {name, launch<Cfg, kScheme>, {Cfg::kBlockN, Cfg::kClusterM, kScheme, Cfg::kBlockM}};
 }
 
 // The default, then its choices and their ablations.
@@ -167,12 +167,15 @@ constexpr Variant kVariants[] = {
     variant<Half, Scheme::stream_k>("128x128_c1_stream"),
     variant<Quarter, Scheme::data_parallel>("128x64_c1_dp"),
     variant<Quarter, Scheme::split_k>("128x64_c1_split"),
+    variant<ShortWide, Scheme::data_parallel>("64x256_c1_dp"),
+    variant<ShortWide, Scheme::split_k>("64x256_c1_split"),
+    variant<ShortHalf, Scheme::data_parallel>("64x128_c1_dp"),
+    variant<ShortHalf, Scheme::split_k>("64x128_c1_split"),
 };
 static_assert(kVariants[0].launch == launch_by_shape,
               "by_shape comes first: its choice i runs kVariants[i + 1]");
 
-// by_shape: the variant after by_shape whose time the model predicts shortest on this GPU; on a
-// tie the first.
+// by_shape: the variant the model predicts fastest on this GPU (on a tie, the first).
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace) {
   static const std::vector<Candidate> candidates = stream_k_candidates();
   const ModelGpu gpu = current_gpu(resident_clusters_of<Wide>(gemm_stream_k<Wide, true, false>));

@@ -14,8 +14,8 @@
 namespace ladder {
 
 // The variants by name: by_shape, the default, which picks one of the others per shape by a
-// model (common/hopper/tile_model.hpp), then each tiling (128 x N tiles, clusters of 1 or 2)
-// with a division: dp (whole tiles, as stage 19), split or stream.
+// model (common/hopper/tile_model.hpp), then each tiling (128 x N or 64 x N tiles, clusters of 1
+// or 2) with a division: dp (whole tiles, as stage 19), split or stream.
 std::vector<std::string> stream_k_configs();
 
 // The variants by_shape chooses among, as its model prices them: stream_k_configs() after

@@ -7,8 +7,8 @@
 
 namespace ladder::fp8_model {
 
-// Each tiling: 128 x BN tiles in clusters of c; tau, a 128-deep slice's time, and phi,
-// a tile's fixed cost (its first loads and its store).
+// Each tiling: BM x BN tiles (BM 128 unless written last) in clusters of c; tau, a 128-deep
+// slice's time, and phi, a tile's fixed cost (its first loads and its store).
 inline constexpr TilingCost kTilings[] = {
     {256, 2, 0.741533, 3.156237},  // 128x256_c2
     {256, 1, 0.735448, 2.855700},  // 128x256_c1
@@ -30,6 +30,7 @@ inline constexpr ModelConstants kModel = {
     5.131660,  // lambda: the launch
     50000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
+    0.0,  // alpha: the shorter of compute and memory, the share not hidden (not in this fit)
 };
 
 // Per block: the same model fitted to the per-block kernels' runs (README.md, E).
@@ -54,6 +55,7 @@ inline constexpr ModelConstants kBlockModel = {
     5.485690,  // lambda: the launch
     50000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
+    0.0,  // alpha: the shorter of compute and memory, the share not hidden (not in this fit)
 };
 
 static_assert(kBlockModel.max_split == kModel.max_split,

@@ -18,6 +18,7 @@ constants fitted on some shape lists and checked on another that it never saw.
   python3 scripts/stream_k_model.py --without-gamma the ablation: the model fitted without gamma
   python3 scripts/stream_k_model.py --without-stream-reads  the ablation: Stream-K's operands
                                                     priced as the least a product reads
+  python3 scripts/stream_k_model.py --without-alpha the ablation: alpha 0, the longer side alone
   python3 scripts/stream_k_model.py --cross-validate each fit list held out in turn, with and
                                                     without tau_divided, then each form's check
 
@@ -37,9 +38,10 @@ and L = ceil(K / 64) slices, the model counts what the slowest cluster does, as 
                  runs are S // R slices or one more, so a tile's finishing part (a slice at
                  least) adds at most ceil((L - 1) / (S // R)) partial tiles, the parts before it
 
-  time = max((tau_t + gamma x KB_t x active SMs / SMs + tau_divided) x slices + phi_t x tiles
-                 + rho x partial tiles + sigma_scheme + lambda,
-             bytes / min(B, active SMs x beta) + lambda)
+  compute = (tau_t + gamma x KB_t x active SMs / SMs + tau_divided) x slices + phi_t x tiles
+            + rho x partial tiles + sigma_scheme
+  memory = bytes / min(B, active SMs x beta)
+  time = max(compute, memory) + alpha x min(compute, memory) + lambda
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost: the first loads, the store) per tiling;
 gamma a slice's extra per KB it reads from L2 (KB_t = (BM + BN / c) x 128 bytes: a cluster's
@@ -47,7 +49,9 @@ blocks share B's) when every SM reads, in proportion to the SMs at work; tau_div
 extra in a launch that divides (its kernel walks parts and keeps more in registers; 0 where the
 launch divides nothing and runs the whole-tile kernel);
 rho per 128 x 256 partial tile saved or read; sigma a split or Stream-K launch's fixed extra; lambda
-the launch. bytes = 2 (MK + KN) + 4 MN, the least a product moves, but for Stream-K the
+the launch; alpha the share of the shorter side that the longer does not hide (each tile's
+first loads wait for no product and its last products for no load), fitted with beta.
+bytes = 2 (MK + KN) + 4 MN, the least a product moves, but for Stream-K the
 operands as its runs read them from DRAM (stream_reads: tiles that share a panel of A or B read
 each slice of it at different times, and a read finds it in L2 only if the last came at most
 what the L2 holds before); B is cudaMemcpy's rate in
@@ -121,7 +125,8 @@ SLICE_K = 64
 
 # The tilings of stage 21's variants: (BM, BN, blocks per cluster).
 TILINGS = {"128x256_c2": (128, 256, 2), "128x256_c1": (128, 256, 1), "128x192_c2": (128, 192, 2),
-           "128x192_c1": (128, 192, 1), "128x128_c1": (128, 128, 1), "128x64_c1": (128, 64, 1)}
+           "128x192_c1": (128, 192, 1), "128x128_c1": (128, 128, 1), "128x64_c1": (128, 64, 1),
+           "64x256_c1": (64, 256, 1), "64x128_c1": (64, 128, 1)}
 NAMES = list(TILINGS)
 
 
@@ -340,6 +345,10 @@ VARIANTS = {
     "128x128_c1_stream": ("128x128_c1", "stream"),
     "128x64_c1_dp": ("128x64_c1", "dp"),
     "128x64_c1_split": ("128x64_c1", "split"),
+    "64x256_c1_dp": ("64x256_c1", "dp"),
+    "64x256_c1_split": ("64x256_c1", "split"),
+    "64x128_c1_dp": ("64x128_c1", "dp"),
+    "64x128_c1_split": ("64x128_c1", "split"),
 }
 
 
@@ -359,8 +368,9 @@ class Model:
     busy (fewer KB with multicast)."""
 
     def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2,
-                 divided_slices=False, busy_reads=False, stream_reuse=True):
+                 divided_slices=False, busy_reads=False, stream_reuse=True, alpha=0.0):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
+        self.alpha = alpha  # the shorter side's share that the longer does not hide
         self.stream_reuse = stream_reuse
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
         self.divided_slices, self.busy_reads = divided_slices, busy_reads
@@ -415,22 +425,29 @@ class Model:
 
     def predict(self, tiling, scheme, m, n, k):
         x = self.features(tiling, scheme, m, n, k)
-        compute = math.fsum(a * b for a, b in zip(self.params, x))
-        return max(compute, self.memory_time(tiling, scheme, m, n, k) + self.params[-1])
+        launch = self.params[-1]
+        compute = math.fsum(a * b for a, b in zip(self.params, x)) - launch
+        memory = self.memory_time(tiling, scheme, m, n, k)
+        return max(compute, memory) + self.alpha * min(compute, memory) + launch
 
     def fit(self, samples):
         """Least squares on the relative error over the rows that moving the least bytes does not
-        bound. Stream-K's reads (stream_reads) price the prediction only: they come from a rule
-        of thumb for L2 (H counts every read as new to it), not from a measure, so they drop no
-        row from the fit and the constants stay those of the compute side."""
+        bound, each taken as bound by its compute side: the target is the measured time less
+        alpha times the memory side as predict() prices it (Stream-K's reads included), so that
+        predict() gives back the fitted time on such a row. A row whose memory side is the
+        longer under the fitted constants (14 of 720 in the committed fit) is fitted as if it
+        were not. Stream-K's reads (stream_reads) come from a rule of thumb for L2 (H counts
+        every read as new to it), not from a measure, so they drop no row from the fit."""
         a = [[0.0] * self.size for _ in range(self.size)]
         b = [0.0] * self.size
         for m, n, k, tiling, scheme, us in samples:
-            if self.memory_time(tiling, scheme, m, n, k, least=True) > 0.85 * us:
+            least = self.memory_time(tiling, scheme, m, n, k, least=True)
+            if least > 0.85 * us:
                 continue
             x = self.features(tiling, scheme, m, n, k)
+            target = us - self.alpha * self.memory_time(tiling, scheme, m, n, k)  # compute's part
             for i in range(self.size):
-                b[i] += x[i] / us
+                b[i] += x[i] * target / us ** 2
                 for j in range(self.size):
                     a[i][j] += x[i] * x[j] / us ** 2
         for i in range(self.size):
@@ -484,16 +501,18 @@ def samples_of(gpu, runs):
             for name, (tiling, scheme) in VARIANTS.items() if name in rows]
 
 
-# The values of beta the fit tries, in GB/s (one SM's share of DRAM).
+# The values of beta the fit tries, in GB/s (one SM's share of DRAM), and of alpha.
 BETAS = (30, 40, 50, 60, 80, 120)
+ALPHAS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
 
-def fitted(gpu, runs, most, busy_reads=True, divided_slices=False, stream_reuse=True):
-    """The model with the beta of least error, each beta fitted on the runs."""
+def fitted(gpu, runs, most, busy_reads=True, divided_slices=False, stream_reuse=True,
+           alphas=ALPHAS):
+    """The model with the beta and alpha of least error, each pair fitted on the runs."""
     samples = samples_of(gpu, runs)
     models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads, stream_reuse=stream_reuse,
-                    divided_slices=divided_slices).fit(samples)
-              for beta in BETAS]
+                    divided_slices=divided_slices, alpha=alpha).fit(samples)
+              for beta in BETAS for alpha in alphas]
     return min(models, key=lambda model: model.error(samples)), samples
 
 
@@ -569,18 +588,20 @@ def header_text(model):
     return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
                             "stage 21's model (README.md, D)", "stream_k_model", tilings,
                             SLICE_K, 2, MAX_SPLIT, (rho, split, stream, launch), model.beta,
-                            model.tau_divided(), model.gamma())
+                            model.tau_divided(), model.gamma(), alpha=model.alpha)
 
 
 def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided, gamma,
-                  tilings_name="kTilings", model_name="kModel"):
+                  tilings_name="kTilings", model_name="kModel", alpha=0.0):
     """One set of a model_constants.hpp: its tilings' (name, BN, cluster, tau, phi) and the
     ModelConstants (common/hopper/tile_model.hpp) over them: slice depth, element size, split-K's
     most ranges, rho, the two sigmas and lambda (`fixed`), beta, tau_divided and gamma."""
     rho, split, stream, launch = fixed
     lines = [f"inline constexpr TilingCost {tilings_name}[] = {{"]
     for name, bn, c, tau, phi in tilings:
-        lines.append(f"    {{{bn}, {c}, {tau:.6f}, {phi:.6f}}},  // {name}")
+        bm = int(name.split("x")[0])  # TilingCost's block_m, 128 unless written
+        rows = "" if bm == 128 else f", {bm}"
+        lines.append(f"    {{{bn}, {c}, {tau:.6f}, {phi:.6f}{rows}}},  // {name}")
     lines += [
         "};",
         "",
@@ -599,13 +620,15 @@ def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_d
         f"    {launch:.6f},  // lambda: the launch",
         f"    {beta:.1f},  // beta: one SM's share of DRAM",
         f"    {FIT_CLOCK_MHZ},  // the clock of the fit",
+        f"    {alpha},  // alpha: the shorter of compute and memory, the share not hidden"
+        + ("" if alpha else " (not in this fit)"),
         "};",
     ]
     return lines
 
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     max_split, fixed, beta, tau_divided, gamma, more=()):
+                     max_split, fixed, beta, tau_divided, gamma, more=(), alpha=0.0):
     """A stage's model_constants.hpp: constants_set's kTilings and kModel, then the lines of
     `more` (further sets, each with its comment)."""
     lines = [
@@ -618,12 +641,12 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         "",
         f"namespace ladder::{namespace} {{",
         "",
-        f"// Each tiling: 128 x BN tiles in clusters of c; tau, a {slice_k}-deep slice's time, and "
-        "phi,",
-        "// a tile's fixed cost (its first loads and its store).",
+        f"// Each tiling: BM x BN tiles (BM 128 unless written last) in clusters of c; tau, a "
+        f"{slice_k}-deep",
+        "// slice's time, and phi, a tile's fixed cost (its first loads and its store).",
     ]
     lines += constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided,
-                           gamma)
+                           gamma, alpha=alpha)
     lines += list(more)
     lines += [
         "",
@@ -678,7 +701,8 @@ def stream_reads_text(gpu):
 
 
 def explain(model, m, n, k):
-    """Every candidate's counts and predicted time for one shape, fastest first: a table."""
+    """Every candidate's counts, its compute and memory sides (without the launch) and its
+    predicted time for one shape, fastest first: a table."""
     lines = [f"**{m} x {n} x {k}** on {model.gpu.sms} SMs ({model.gpu.sms // 2} pairs), L = "
              f"{cdiv(k, SLICE_K)} slices of 64:", "",
              "| candidate | tiling | T | S | P | Q | compute (us) | memory (us) | predicted (us) |",
@@ -687,9 +711,10 @@ def explain(model, m, n, k):
     for name, (tiling, scheme) in VARIANTS.items():
         (slices, tile_count, partials), _ = work(model.gpu, tiling, scheme, m, n, k, model.most)
         x = model.features(tiling, scheme, m, n, k)
-        compute = math.fsum(a * b for a, b in zip(model.params, x))
-        memory = model.memory_time(tiling, scheme, m, n, k) + model.params[-1]
-        rows.append((max(compute, memory), name, tiling, tiles(tiling, m, n), slices, tile_count,
+        compute = math.fsum(a * b for a, b in zip(model.params, x)) - model.params[-1]
+        memory = model.memory_time(tiling, scheme, m, n, k)
+        rows.append((model.predict(tiling, scheme, m, n, k), name, tiling, tiles(tiling, m, n),
+                     slices, tile_count,
                      partials, compute, memory))
     for us, name, tiling, t, slices, tile_count, partials, compute, memory in sorted(rows):
         lines.append(f"| `{name}` | {tiling} | {t} | {slices} | {tile_count} | {partials} | "
@@ -702,7 +727,8 @@ def worked_text(model):
     head = ("<!-- written by scripts/stream_k_model.py --write -->\n"
             "# Stage 21's model on the page's shapes\n\n"
             "Every candidate's counts for the slowest cluster (T cluster tiles, S slices, P tiles, "
-            "Q partial\ntiles) and predicted microseconds on the H200's counts, fastest first.\n"
+            "Q partial\ntiles), its compute and memory sides without the launch, and predicted "
+            "microseconds on\nthe H200's counts, fastest first.\n"
             "`python3 scripts/stream_k_model.py --explain M N K` prints the same for any "
             "shape.\n\n")
     return head + "\n\n".join(explain(model, *shape) for shape in WORKED_SHAPES) + "\n"
@@ -733,7 +759,7 @@ def symbols_table(model):
         ("SMs", f"{gpu.sms}", "streaming multiprocessors, from the driver"),
         ("c", "1 or 2", "blocks a cluster; a pair loads B's slice once for both"),
         ("R", f"{gpu.sms} (c = 1), {gpu.sms // 2} (c = 2)", "clusters at once: SMs, or pairs"),
-        ("BM x BN", "128 x 256, 192, 128 or 64", "a block's tile of C"),
+        ("BM x BN", "128 x 256, 192, 128 or 64; 64 x 256 or 128", "a block's tile of C"),
         ("T", "ceil(ceil(M / BM) / c) x ceil(N / BN)", "cluster tiles"),
         ("L", f"ceil(K / {SLICE_K})", f"slices a tile, {SLICE_K} values of K each"),
         ("s", f"min(floor(R / (T mod R)), {MAX_SPLIT}, L)", "split-K's ranges a tile"),
@@ -742,21 +768,22 @@ def symbols_table(model):
         ("KB", "(BM + BN / c) x 128 / 1024", "KB a block reads a slice: BM rows of A, BN / c of B "
          f"(a pair multicasts B), each row {SLICE_K} values x 2 bytes = 128"),
         ("active, busy", "divided: R x c; whole: min(ceil(M / BM) x ceil(N / BN), R x c); "
-         "busy = active / SMs", "SMs at work, idle ones too where a launch divides (an "
-         "approximation; c is 1 for a pair over one tile row), and their share"),
+         "busy = active / SMs", "SMs at work (a dividing launch's idle ones too; c is 1 for a "
+         "pair over one tile row), and their share"),
         ("clock", f"{FIT_CLOCK_MHZ} MHz", "the fit's SM clock; compute scales by "
          f"{FIT_CLOCK_MHZ} / the GPU's"),
         ("tau, phi", "per tiling, below", "a slice's time; a tile's fixed cost"),
         ("gamma", f"{model.gamma():.6f} us", "a slice's extra per KB read, every SM busy"),
         ("tau_divided", f"{model.tau_divided():.6f} us", "a divided kernel's extra a slice"
-         + ("" if model.tau_divided() else ": not in this fit (tried, no clear gain); stage "
-            "22's has one")),
+         + ("" if model.tau_divided() else ": not in this fit (stage 22's has one)")),
         ("rho", f"{rho:.6f} us", "a 128 x 256 partial tile saved or read"),
         ("sigma_split, sigma_stream", f"{split:.6f}, {stream:.6f} us",
          "a split-K launch's extra; a Stream-K launch's"),
         ("lambda", f"{launch:.6f} us", "the launch"),
         ("beta", f"{number(model.beta)} bytes/us", "one busy SM's draw from DRAM: the best of "
          f"those the fit tried, {BETAS[0]} to {BETAS[-1]} GB/s"),
+        ("alpha", f"{model.alpha}", "the shorter side's share that the longer does not hide; "
+         f"fitted with beta, from {ALPHAS[0]} to {ALPHAS[-1]}"),
         ("BW", f"{number(gpu.bytes_per_us)} bytes/us", "cudaMemcpy's rate in the record, the "
          f"fit's; by_shape on a GPU takes {100 * copy_share_of_peak():.1f}% of the driver's DRAM "
          "peak"),
@@ -866,10 +893,10 @@ def by_hand(model, name, m, n, k):
             f"{terms[2]:.3f}")
     if divided:
         row("extra", f"sigma_{scheme} {sigma:.6f}", f"{terms[3]:.3f}")
-    compute = math.fsum(terms) + launch
+    compute = math.fsum(terms)
     shown = terms[:2] + ([terms[2]] if q else []) + ([terms[3]] if divided else [])
-    row("**compute**", "(" + " + ".join(f"{term:.3f}" for term in shown)
-        + f") x 1 + lambda {launch:.3f}", f"**{compute:.3f} us**")
+    row("**compute**", "(" + " + ".join(f"{term:.3f}" for term in shown) + ") x 1",
+        f"**{compute:.3f} us**")
     least = 2 * (m * k + k * n)
     reads = stream_reads(gpu, tiling, m, n, k) if divided and scheme == "stream" else None
     row("least reads", f"2 (MK + KN) = 2 x ({m} x {k} + {k} x {n})", f"{least:,}")
@@ -884,14 +911,15 @@ def by_hand(model, name, m, n, k):
     draw = min(gpu.bytes_per_us, active * model.beta)
     row("rate (bytes/us)",
         f"min(BW {number(gpu.bytes_per_us)}, {active} x beta {number(model.beta)})", number(draw))
-    memory = (reads + 4 * m * n) / draw + launch
-    row("**memory**", f"({reads:,.0f} + {4 * m * n:,}) / {number(draw)} + lambda",
+    memory = (reads + 4 * m * n) / draw
+    row("**memory**", f"({reads:,.0f} + {4 * m * n:,}) / {number(draw)}",
         f"**{memory:.3f} us**")
-    predicted = max(compute, memory)
+    predicted = max(compute, memory) + model.alpha * min(compute, memory) + launch
     if not math.isclose(predicted, model.predict(tiling, scheme, m, n, k), rel_tol=1e-12):
         raise SystemExit(f"stream_k_model.py: {name} on {m} x {n} x {k} worked by hand gives "
                          f"{predicted}, not predict()'s {model.predict(tiling, scheme, m, n, k)}")
-    row("**predicted**", f"max({compute:.3f}, {memory:.3f})", f"**{predicted:.1f} us**")
+    row("**predicted**", f"max({compute:.3f}, {memory:.3f}) + alpha {model.alpha} x "
+        f"min({compute:.3f}, {memory:.3f}) + lambda {launch:.3f}", f"**{predicted:.1f} us**")
     us, gpu_name, path = measured(name, m, n, k)
     row("measured", f"median, {gpu_name}, `{os.path.relpath(path, REPO)}`", f"{us:.1f} us")
     return "\n".join(lines)
@@ -967,6 +995,9 @@ def main():
     parser.add_argument("--without-stream-reads", action="store_true",
                         help="the ablation: Stream-K's operands priced as the least a product "
                              "reads (no --write)")
+    parser.add_argument("--without-alpha", action="store_true",
+                        help="the ablation: alpha 0, the time the longer of compute and memory "
+                             "(no --write)")
     parser.add_argument("--cross-validate", action="store_true",
                         help="fit on all fit lists but one, check on that one, each in turn")
     parser.add_argument("--explain", nargs=3, type=int, metavar=("M", "N", "K"),
@@ -978,12 +1009,13 @@ def main():
         print(cross_validate(gpu, {os.path.basename(p): runs[p] for p in options.fit},
                              {os.path.basename(p): runs[p] for p in options.check}))
         return 0
-    ablation = options.without_gamma or options.without_stream_reads
+    ablation = options.without_gamma or options.without_stream_reads or options.without_alpha
     if ablation and (options.write or options.check_written):
         parser.error("an ablation fits a model the stage does not run: no --write")
     model, samples = fitted(gpu, [runs[p] for p in options.fit], MAX_SPLIT,
                             busy_reads=not options.without_gamma,
-                            stream_reuse=not options.without_stream_reads)
+                            stream_reuse=not options.without_stream_reads,
+                            alphas=(0.0,) if options.without_alpha else ALPHAS)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     if options.write or options.check_written:
         files = ((HEADER, header_text(model)), (PICKS, picks_text(model)),
@@ -996,7 +1028,8 @@ def main():
         print(explain(model, *options.explain))
         return 0
     print(f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s (cudaMemcpy, "
-          f"{os.path.relpath(RECORD, REPO)}); beta = {model.beta / 1e3:.0f} GB/s per SM")
+          f"{os.path.relpath(RECORD, REPO)}); beta = {model.beta / 1e3:.0f} GB/s per SM, "
+          f"alpha = {model.alpha}")
     print(f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}")
     for i, name in enumerate(NAMES):
         print(f"  {name}: tau {model.params[2 * i]:.3f} us a slice, phi "

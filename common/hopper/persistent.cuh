@@ -25,10 +25,10 @@ struct RowsOfA {
   }
 };
 
-// BlockM x BlockN tiles of C; consumers of ConsumerRows each (one or two m64nBlockN strips); a
-// cluster of ClusterM blocks stacked along M shares every slice of B; tiles walked in groups of
-// kGroupM cluster rows; Slots ring slots, each with a full and an empty barrier. EvenRounds (the
-// fewest clusters that finish in as many rounds of tiles as all that fit) an ablation turns off.
+// BlockM x BlockN tiles of C; BlockM / ConsumerRows consumers (two; one for 64-row tiles) of one
+// or two m64nBlockN strips; a cluster of ClusterM blocks along M shares every slice of B; tiles
+// in groups of kGroupM cluster rows; Slots ring slots, each with a full and an empty barrier.
+// EvenRounds (the fewest clusters that finish in as many rounds as all that fit) an ablation.
 template <int BlockM, int BlockN, int ConsumerRows, int ClusterM, bool EvenRounds = true,
           int Slots = 4>
 struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStagingBytes> {
@@ -38,7 +38,7 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static constexpr bool kEvenRounds = EvenRounds;
   static constexpr int kConsumers = BlockM / ConsumerRows;
   static constexpr int kThreads = (1 + kConsumers) * 128;
-  static_assert(kConsumers == 2, "the register split (kConsumerRegisters) is for two consumers");
+  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumers");
 };
 
 // The tilings the rule picks among: 128 x 256 tiles or 128 x 192, in clusters of two or alone.

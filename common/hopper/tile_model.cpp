@@ -25,10 +25,13 @@ long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candidate) {
   for (int i = 0; i < model.tiling_count; ++i) {
     const TilingCost& t = model.tilings[i];
-    if (t.block_n == candidate.block_n && t.cluster == candidate.cluster) return t;
+    if (t.block_m == candidate.block_m && t.block_n == candidate.block_n &&
+        t.cluster == candidate.cluster) {
+      return t;
+    }
   }
-  throw std::invalid_argument("the tile model has no tiling 128x" +
-                              std::to_string(candidate.block_n) + " in clusters of " +
+  throw std::invalid_argument("the tile model has no tiling " + std::to_string(candidate.block_m) +
+                              "x" + std::to_string(candidate.block_n) + " in clusters of " +
                               std::to_string(candidate.cluster));
 }
 
@@ -56,7 +59,7 @@ struct Work {
 
 Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long n, long long k,
                      long long slice_k, long long resident, int max_split) {
-  const long long tiles = cdiv(cdiv(m, 128), t.cluster) * cdiv(n, t.block_n);
+  const long long tiles = cdiv(cdiv(m, t.block_m), t.cluster) * cdiv(n, t.block_n);
   const long long slices = cdiv(k, slice_k);
   const long long rest = tiles % resident;
   if (scheme == Scheme::split_k) {
@@ -92,7 +95,7 @@ Work slowest_cluster(const TilingCost& t, Scheme scheme, long long m, long long 
 // / (every cluster's bytes a slice, as if none were in L2), else it comes from DRAM.
 double stream_reads(const ModelConstants& model, const TilingCost& t, long long m, long long n,
                     long long k, long long resident, double l2_bytes) {
-  const long long rows = cdiv(cdiv(m, 128), t.cluster);
+  const long long rows = cdiv(cdiv(m, t.block_m), t.cluster);
   const long long cols = cdiv(n, t.block_n);
   const long long tiles = rows * cols;
   const long long slices = cdiv(k, model.slice_k);
@@ -100,8 +103,9 @@ double stream_reads(const ModelConstants& model, const TilingCost& t, long long 
                             Scheme::stream_k, model.max_split);
   if (d.split != 0) throw std::invalid_argument("stream_reads: a launch that divides nothing");
   const long long before = d.whole_tiles, share = d.stream_share, extra = d.stream_extra;
-  const double hold = l2_bytes / (static_cast<double>(resident) * (128 * t.cluster + t.block_n) *
-                                  model.slice_k * model.operand_bytes);
+  const double cluster_slice_bytes = static_cast<double>(t.block_m * t.cluster + t.block_n) *
+                                     model.slice_k * model.operand_bytes;
+  const double hold = l2_bytes / (resident * cluster_slice_bytes);
   struct Piece {
     long long tile;   // its tile among the shared ones
     long long first;  // slices [first, end) of the tile, slice s read at s + offset
@@ -174,7 +178,7 @@ double stream_reads(const ModelConstants& model, const TilingCost& t, long long 
     }
     return sum;
   };
-  const long long read_rows = panels_read(row_of, 128LL * t.cluster, m);
+  const long long read_rows = panels_read(row_of, 1LL * t.block_m * t.cluster, m);
   const long long read_cols = panels_read(col_of, t.block_n, n);
   const double whole = model.operand_bytes * static_cast<double>(m * k + k * n) * before / tiles;
   return whole + static_cast<double>(k) * model.operand_bytes * (read_rows + read_cols) / slices;
@@ -228,21 +232,21 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
       slowest_cluster(t, candidate.scheme, m, n, k, model.slice_k, resident, model.max_split);
   // The SMs at work: a pair over one tile row does one block's work; whole tiles (a launch
   // that divides nothing) busy no more SMs than there are tiles.
-  const long long rows = cdiv(m, 128);
+  const long long rows = cdiv(m, t.block_m);
   long long active = resident * (t.cluster == 2 && rows == 1 ? 1 : t.cluster);
   if (!w.divided) active = std::min(rows * cdiv(n, t.block_n), active);
   // The compute side: slices and tiles at the tiling's rates (a divided kernel's slices slower
   // by tau_divided, and every slice by its L2 reads as more SMs read), partial tiles saved or read,
-  // the division's fixed extra, all at the fitted clock's speed; then the launch.
+  // the division's fixed extra, all at the fitted clock's speed.
   const double scheme = !w.divided                             ? 0
                         : candidate.scheme == Scheme::split_k ? model.sigma_split
                                                               : model.sigma_stream;
-  const double read_kb = (128.0 + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
+  const double read_kb = (t.block_m + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
   const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
                      model.gamma * read_kb * static_cast<double>(active) / gpu.sms;
-  const double at_fit_clock = tau * w.slices + t.phi * w.tiles +
-                              model.rho * w.partials * 128 * t.block_n / (128.0 * 256.0) + scheme;
-  const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz + model.lambda;
+  const double partials = model.rho * w.partials * t.block_m * t.block_n / (128.0 * 256.0);
+  const double at_fit_clock = tau * w.slices + t.phi * w.tiles + partials + scheme;
+  const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz;
   // The memory side: the least a product moves (a Stream-K launch's operands as its runs read
   // them), at what the busy SMs can draw.
   const double reads =
@@ -250,9 +254,9 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
           ? stream_reads(model, t, m, n, k, resident, gpu.l2_bytes)
           : model.operand_bytes * (static_cast<double>(m) * k + static_cast<double>(k) * n);
   const double moved = reads + 4.0 * static_cast<double>(m) * n;
-  const double memory =
-      moved / std::min(gpu.bytes_per_us, active * model.beta_bytes_per_us) + model.lambda;
-  return std::max(compute, memory);
+  const double memory = moved / std::min(gpu.bytes_per_us, active * model.beta_bytes_per_us);
+  // The longer side, the part of the shorter it does not hide, then the launch.
+  return std::max(compute, memory) + model.alpha * std::min(compute, memory) + model.lambda;
 }
 
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
@@ -272,10 +276,12 @@ int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gp
 int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
                  const std::vector<Candidate>& candidates) {
   require_counted(gpu);
-  std::vector<std::tuple<int, int, Scheme>> priced;
-  for (const Candidate& c : candidates) priced.emplace_back(c.block_n, c.cluster, c.scheme);
-  using Key = std::tuple<const ModelConstants*, std::vector<std::tuple<int, int, Scheme>>, int, int,
-                         int, int, int, double, double, double>;
+  std::vector<std::tuple<int, int, int, Scheme>> priced;
+  for (const Candidate& c : candidates) {
+    priced.emplace_back(c.block_m, c.block_n, c.cluster, c.scheme);
+  }
+  using Key = std::tuple<const ModelConstants*, std::vector<std::tuple<int, int, int, Scheme>>,
+                         int, int, int, int, int, double, double, double>;
   const Key key{&model, std::move(priced), m, n, k, gpu.sms, gpu.pairs, gpu.clock_mhz,
                 gpu.bytes_per_us, gpu.l2_bytes};
   static std::mutex mutex;  // host threads may launch at once

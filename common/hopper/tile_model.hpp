@@ -1,7 +1,6 @@
-// The model that picks a persistent stage's variant: stage 21's by_shape and stage 22's
-// by_size run the candidate whose time it predicts shortest from the shape and a few counts of
-// the GPU (21_gpu_stream_k/README.md, D). Each stage brings its constants, which its script
-// fits on timed runs and writes into its model_constants.hpp. Host code only.
+// The model that picks a persistent stage's variant: stage 21's by_shape and stage 22's by_size
+// run the candidate it predicts fastest from the shape and a few counts of the GPU (stage 21's
+// README.md, D), with the stage's constants, fitted by its script (model_constants.hpp).
 #pragma once
 
 #include <vector>
@@ -17,32 +16,31 @@ struct ModelGpu {
   double l2_bytes = 0;      // the L2 cache's size
 };
 
-// The current device's counts, `pairs` as the caller counts them for its kernel; the rest asked
-// of the driver once per device, under a lock (the clocks take about a millisecond). The copy
-// rate: the memory clock's peak times cudaMemcpy's share of it on the H200 (4,178 of 4,814 GB/s).
+// The current device's counts (`pairs` the caller's, for its kernel), asked of the driver once a
+// device under a lock; the copy rate: the DRAM peak times cudaMemcpy's share of it on the H200.
 ModelGpu current_gpu(int pairs);
 
-// Into how many K-ranges split-K cuts each tile of the last, partial wave of `tiles` among
-// `resident` clusters: as many as fill the wave, at most `most` and the slices; 1 where the waves
-// are whole or the last too full to split. divide() cuts so, and the model counts so.
+// The K-ranges split-K cuts each tile of the last wave of `tiles` on `resident` clusters into, as
+// divide() cuts and the model counts: as many as fill the wave, at most `most` and the slices.
 int split_ways(long long tiles, long long resident, long long slices, int most);
 
-// How a variant divides the tiles among the clusters (21_gpu_stream_k/README.md, A): whole
-// tiles as stage 19 (data-parallel), the last wave's tiles cut along K (split-K), or the last
-// two waves' slices shared evenly (Stream-K).
+// How a variant divides the tiles among the clusters (21_gpu_stream_k/README.md, A): whole tiles
+// (data-parallel), the last wave's cut along K (split-K), or the last two waves' slices shared.
 enum class Scheme { data_parallel, split_k, stream_k };
 
-// What the model prices: 128 x block_n tiles in clusters of `cluster` blocks, divided by `scheme`.
+// What the model prices: block_m x block_n tiles, in clusters of `cluster`, divided by `scheme`.
 struct Candidate {
   int block_n, cluster;
   Scheme scheme;
+  int block_m = 128;  // 64 for stage 21's tiles for small M
 };
 
-// A tiling's constants: 128 x block_n tiles in clusters of `cluster` blocks; tau, a slice's
+// A tiling's constants: block_m x block_n tiles in clusters of `cluster` blocks; tau, a slice's
 // time, and phi, a tile's fixed cost (its first loads and its store).
 struct TilingCost {
   int block_n, cluster;
   double tau, phi;
+  int block_m = 128;
 };
 
 // One stage's constants, in microseconds at fit_clock_mhz.
@@ -60,6 +58,7 @@ struct ModelConstants {
   double lambda;        // the launch
   double beta_bytes_per_us;  // one SM's share of DRAM
   double fit_clock_mhz;
+  double alpha = 0;  // the shorter of compute and memory: the share the longer does not hide
 };
 
 // The predicted microseconds of an m x n x k product for `candidate`. Throws

@@ -154,7 +154,7 @@ struct PartialTiles {
 // The workspace (128 x 256 sums a block) as Cfg's next launch meets in it, under a new number.
 template <class Cfg>
 PartialTiles partial_tiles_for_launch(const StreamKWorkspace& workspace) {
-  static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers == 2,
+  static_assert(Cfg::kBlockM * Cfg::kBlockN <= 128 * 256 && Cfg::kConsumers <= 2,
                 "a partial tile the workspace holds");
   return {reinterpret_cast<float4*>(workspace.partials()), workspace.flags(),
           next_launch_number()};

@@ -17,19 +17,17 @@ struct Division {
   int slices;       // slices of K in each
   int clusters;     // clusters launched
   int whole_tiles;  // tiles [0, whole_tiles) go whole, round-robin over the clusters (stage 19)
-  // Split-K (split > 0): every later tile is cut into `split` ranges of slices, numbered from
-  // 1 as tree_unit's; cluster u takes range u % split + 1 of tile whole_tiles + u / split.
-  // Stream-K (split == 0): the later iterations (tile * slices + slice) are cut into one run per
-  // cluster, stream_share long (stream_extra of them one longer).
+  // Split-K (split > 0): each later tile cut into `split` ranges (from 1); cluster u takes range
+  // u % split + 1 of tile whole_tiles + u / split. Stream-K (split == 0): the later iterations
+  // (tile * slices + slice) cut into one run a cluster, stream_share long (stream_extra one more).
   int split;
   long long stream_begin;
   long long stream_share;
   int stream_extra;
 };
 
-// The division of `tiles` tiles of `slices` slices by `scheme` among `resident` clusters, split-K
-// into at most `max_split` ranges a tile, as the model counts it (tile_model.hpp); where split-K
-// or Stream-K would divide nothing, the tiles go whole, in even rounds, as data-parallel's.
+// `tiles` tiles of `slices` slices divided by `scheme` among `resident` clusters (split-K in at
+// most `max_split` ranges), as the model counts; where neither divides, whole in even rounds.
 Division divide(long long tiles, int slices, int resident, Scheme scheme, int max_split);
 
 // Split-K's ranges meet in a tree four wide (21_gpu_stream_k/README.md, B; up to four, a chain):
