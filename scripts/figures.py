@@ -72,7 +72,7 @@ SHAPES_RECORD = "results/21_gpu_stream_k/model_shapes.csv"
 MODEL_PICKS = "results/21_gpu_stream_k/model_picks.csv"
 # The shape-by-shape table is evidence: it sits in the stage's notes, the box on its page.
 SHAPES_NOTES = "results/21_gpu_stream_k/notes.md"
-ACTIVE_SMS = "results/21_gpu_stream_k/active_sms.csv"
+ACTIVE_SMS = "results/21_gpu_stream_k/active_sms_h200.csv"
 # The TF32 stage: one run of `20_gpu_tf32 --config all --csv` per problem
 # (results/20_gpu_tf32/README.md), against cuBLAS TF32 in the same process.
 TF32_STAGE = "20_gpu_tf32"
