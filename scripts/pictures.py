@@ -1481,9 +1481,9 @@ def short_tiles():
     y = top + 40 + rows_128 * scale + 34
     y = svg.lines(24, y, [
         f"Where M is at most {rows_64}, the {rows_128}-row tile's second consumer multiplies "
-        "only zeros: its tensor-core time is spent for nothing,",
-        f"while B's slices, the bytes that bound such shapes, are the same in both. "
-        "by_shape's model prices both and picks.",
+        "only zeros. Both tilings read the same bytes of B,",
+        "but loads and products overlap only in part, so the zeros' products still cost time: "
+        "the model's alpha prices it.",
     ], 13)
     svg.height = y + 6
     return svg

@@ -73,6 +73,7 @@ model_picks.csv holds.
 import argparse
 import bisect
 import csv
+import functools
 import math
 import os
 import re
@@ -259,6 +260,7 @@ def l2_hold(gpu, tiling, slice_k=SLICE_K, operand_bytes=2):
     return gpu.l2_bytes / (gpu.resident(tiling) * (bm * c + bn) * slice_k * operand_bytes)
 
 
+@functools.lru_cache(maxsize=None)  # the fit prices each row once per beta and alpha
 def stream_reads(gpu, tiling, m, n, k, slice_k=SLICE_K, operand_bytes=2):
     """The operand bytes a Stream-K launch reads from DRAM, as its clusters walk their runs:
     None where it divides nothing. The whole tiles before the runs read what data-parallel tiles
