@@ -83,9 +83,9 @@ class Model(bf16_model.Model):
     """Stage 21's model on FP8: 128-deep slices of 1-byte elements, every constant fitted on FP8's
     runs."""
 
-    def __init__(self, gpu, beta, params=None):
+    def __init__(self, gpu, beta, params=None, alpha=0.0):
         super().__init__(gpu, beta, MAX_SPLIT, params, slice_k=SLICE_K,
-                         operand_bytes=1, divided_slices=True)
+                         operand_bytes=1, divided_slices=True, alpha=alpha)
 
     def pick(self, m, n, k):
         """(tiling, scheme) predicted fastest; the first of CANDIDATES on a tie, as fastest()."""
@@ -110,9 +110,10 @@ def samples_of(runs, scaling=PER_TENSOR):
             if scaling.prefix + variant(t, scheme) in rows]
 
 
-def fitted(gpu, runs, scaling=PER_TENSOR):
+def fitted(gpu, runs, scaling=PER_TENSOR, alpha=0.0):
+    """The model with the beta of least error (stage 22's alpha is 0; alpha_tried/ tries others)."""
     samples = samples_of(runs, scaling)
-    models = [Model(gpu, beta * 1e3).fit(samples) for beta in bf16_model.BETAS]
+    models = [Model(gpu, beta * 1e3, alpha=alpha).fit(samples) for beta in bf16_model.BETAS]
     model = min(models, key=lambda candidate: candidate.error(samples))
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
@@ -162,7 +163,7 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
 def header_text(model, block_model):
     """22_gpu_fp8/model_constants.hpp: the fitted constants, per tensor and per block."""
     def tilings(fit):
-        return [(name, *bf16_model.TILINGS[name][1:], *fit.constants(name)) for name in NAMES]
+        return [(name, *bf16_model.TILINGS[name], *fit.constants(name)) for name in NAMES]
 
     more = ["", "// Per block: the same model fitted to the per-block kernels' runs (README.md, E)."]
     more += bf16_model.constants_set(tilings(block_model), SLICE_K, 1, MAX_SPLIT,

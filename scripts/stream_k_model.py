@@ -425,12 +425,15 @@ class Model:
         active = self.active_sms(tiling, divided, m, n)
         return moved / min(self.gpu.bytes_per_us, active * self.beta)
 
-    def predict(self, tiling, scheme, m, n, k):
+    def sides(self, tiling, scheme, m, n, k):
+        """(compute, memory) in microseconds, the launch in neither."""
         x = self.features(tiling, scheme, m, n, k)
-        launch = self.params[-1]
-        compute = math.fsum(a * b for a, b in zip(self.params, x)) - launch
-        memory = self.memory_time(tiling, scheme, m, n, k)
-        return max(compute, memory) + self.alpha * min(compute, memory) + launch
+        compute = math.fsum(a * b for a, b in zip(self.params, x)) - self.params[-1]
+        return compute, self.memory_time(tiling, scheme, m, n, k)
+
+    def predict(self, tiling, scheme, m, n, k):
+        compute, memory = self.sides(tiling, scheme, m, n, k)
+        return max(compute, memory) + self.alpha * min(compute, memory) + self.params[-1]
 
     def fit(self, samples):
         """Least squares on the relative error over the rows that moving the least bytes does not
@@ -443,8 +446,7 @@ class Model:
         a = [[0.0] * self.size for _ in range(self.size)]
         b = [0.0] * self.size
         for m, n, k, tiling, scheme, us in samples:
-            least = self.memory_time(tiling, scheme, m, n, k, least=True)
-            if least > 0.85 * us:
+            if self.memory_time(tiling, scheme, m, n, k, least=True) > 0.85 * us:
                 continue
             x = self.features(tiling, scheme, m, n, k)
             target = us - self.alpha * self.memory_time(tiling, scheme, m, n, k)  # compute's part
@@ -585,8 +587,7 @@ def header_text(model):
     rho, split, stream, launch = model.params[-4:]
     tilings = []
     for i, name in enumerate(NAMES):
-        _, bn, c = TILINGS[name]
-        tilings.append((name, bn, c, model.params[2 * i], model.params[2 * i + 1]))
+        tilings.append((name, *TILINGS[name], model.params[2 * i], model.params[2 * i + 1]))
     return constants_header("stream_k_model.py", "results/21_gpu_stream_k/model_fit/",
                             "stage 21's model (README.md, D)", "stream_k_model", tilings,
                             SLICE_K, 2, MAX_SPLIT, (rho, split, stream, launch), model.beta,
@@ -595,14 +596,13 @@ def header_text(model):
 
 def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided, gamma,
                   tilings_name="kTilings", model_name="kModel", alpha=0.0):
-    """One set of a model_constants.hpp: its tilings' (name, BN, cluster, tau, phi) and the
+    """One set of a model_constants.hpp: its tilings' (name, BM, BN, cluster, tau, phi) and the
     ModelConstants (common/hopper/tile_model.hpp) over them: slice depth, element size, split-K's
     most ranges, rho, the two sigmas and lambda (`fixed`), beta, tau_divided and gamma."""
     rho, split, stream, launch = fixed
     lines = [f"inline constexpr TilingCost {tilings_name}[] = {{"]
-    for name, bn, c, tau, phi in tilings:
-        bm = int(name.split("x")[0])  # TilingCost's block_m, 128 unless written
-        rows = "" if bm == 128 else f", {bm}"
+    for name, bm, bn, c, tau, phi in tilings:
+        rows = "" if bm == 128 else f", {bm}"  # TilingCost's block_m, 128 unless written
         lines.append(f"    {{{bn}, {c}, {tau:.6f}, {phi:.6f}{rows}}},  // {name}")
     lines += [
         "};",
@@ -712,12 +712,9 @@ def explain(model, m, n, k):
     rows = []
     for name, (tiling, scheme) in VARIANTS.items():
         (slices, tile_count, partials), _ = work(model.gpu, tiling, scheme, m, n, k, model.most)
-        x = model.features(tiling, scheme, m, n, k)
-        compute = math.fsum(a * b for a, b in zip(model.params, x)) - model.params[-1]
-        memory = model.memory_time(tiling, scheme, m, n, k)
+        compute, memory = model.sides(tiling, scheme, m, n, k)
         rows.append((model.predict(tiling, scheme, m, n, k), name, tiling, tiles(tiling, m, n),
-                     slices, tile_count,
-                     partials, compute, memory))
+                     slices, tile_count, partials, compute, memory))
     for us, name, tiling, t, slices, tile_count, partials, compute, memory in sorted(rows):
         lines.append(f"| `{name}` | {tiling} | {t} | {slices} | {tile_count} | {partials} | "
                      f"{compute:.1f} | {memory:.1f} | {us:.1f} |")

@@ -14,11 +14,8 @@ import stream_k_model as model  # noqa: E402
 
 gpu = model.record_gpu()
 runs = {name: model.read_run(os.path.join(model.FIT_RUNS, name)) for name in model.FIT_LISTS}
-samples = model.samples_of(gpu, list(runs.values()))
 for alpha in model.ALPHAS:
-    fits = [model.Model(gpu, beta * 1e3, model.MAX_SPLIT, busy_reads=True, alpha=alpha).fit(samples)
-            for beta in model.BETAS]
-    best = min(fits, key=lambda m: m.error(samples))
+    best, samples = model.fitted(gpu, list(runs.values()), model.MAX_SPLIT, alphas=(alpha,))
     print(f"alpha {alpha}: beta {best.beta / 1e3:.0f} GB/s, rms log error {best.error(samples):.5f}")
 for held in runs:
     fit, _ = model.fitted(gpu, [run for name, run in runs.items() if name != held], model.MAX_SPLIT)

@@ -19,15 +19,8 @@ gpu = bf16.record_gpu()
 fit_runs = {name: fp8.read_run(os.path.join(RUNS, "model_fit", name)) for name in bf16.FIT_LISTS}
 checks = dict(fit_runs, **{"model_check_unseen.csv":
                            fp8.read_run(os.path.join(RUNS, "model_check_unseen.csv"))})
-samples = fp8.samples_of(list(fit_runs.values()))
 for alpha in bf16.ALPHAS:
-    models = []
-    for beta in bf16.BETAS:
-        model = fp8.Model(gpu, beta * 1e3)
-        model.alpha = alpha
-        models.append(model.fit(samples))
-    model = min(models, key=lambda m: m.error(samples))
-    model.params = [round(p, 6) for p in model.params]
+    model, samples = fp8.fitted(gpu, list(fit_runs.values()), alpha=alpha)
     print(f"alpha {alpha}: beta {model.beta / 1e3:.0f} GB/s, rms log error {model.error(samples):.4f}")
     for name, run in checks.items():
         print("  " + fp8.check(model, run, name).splitlines()[0])
