@@ -130,13 +130,10 @@ void launch(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& worksp
   }
 }
 
-// The tilings: stage 19's four (persistent.cuh: 128 x 256 and 128 x 192, in pairs or alone),
-// narrower tiles that fill more SMs, with deeper rings, and 64-row ones, one consumer each: where M
-// is at most 64, 128-row tiles multiply as many rows of zeros (README.md, C).
+// The tilings: persistent.cuh's (stage 19's four and the 64-row ones, README.md, C) and
+// narrower tiles that fill more SMs, with deeper rings.
 using Half = Config<128, 128, 64, 1, true, 6>;
 using Quarter = Config<128, 64, 64, 1, true, 8>;
-using ShortWide = Config<64, 256, 64, 1, true, 5>;
-using ShortHalf = Config<64, 128, 64, 1, true, 8>;
 
 void launch_by_shape(MatrixBf16 a, MatrixBf16 b, Matrix c, const StreamKWorkspace& workspace);
 

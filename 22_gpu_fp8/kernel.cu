@@ -202,13 +202,13 @@ __global__ void __launch_bounds__(K::kThreads, 1)
 
   if (threadIdx.x / 128 == 0) {
     // Producer: the slices of each part the cluster walks (stage 21's).
-    registers_decrease<kProducerRegisters>();
+    if constexpr (K::kConsumers == 2) registers_decrease<kProducerRegisters>();  // split for two
     if (threadIdx.x == 0) {
       load_parts<E4m3Operands>(layout, &a_map, &b_map, order,
                                walk_parts<Divided>(division, order.count(), cluster), rank);
     }
   } else {
-    registers_increase<kConsumerRegisters>();
+    if constexpr (K::kConsumers == 2) registers_increase<kConsumerRegisters>();
     const int consumer = threadIdx.x / 128 - 1;
     const int thread = threadIdx.x % 128;
     float acc[K::kPartN / 2];  // the tensor cores' partial sums, one part of the tile
@@ -336,8 +336,8 @@ void launch(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
   }
 }
 
-// Stage 19's tilings (Wide, WideAlone: 128 x 256; Narrow, NarrowAlone: 128 x 192) and a
-// narrower one. With promotion every slice, 128 x 256 tiles go in two parts of 128 columns.
+// persistent.cuh's tilings (128 x 256, 128 x 192 and the 64-row ones) and a narrower one. With
+// promotion every slice, tiles 256 wide go in two parts of 128 columns.
 using Alone128 = Config<128, 128, 64, 1>;
 
 template <class Cfg, int PromoteEvery, int Parts = 1, Scheme kScheme = Scheme::data_parallel>
@@ -362,10 +362,9 @@ template <Fp8Scaling kScaling, FactorLoads Loads = FactorLoads::slice_ahead>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace);
 
-// A variant: its name, its launch, how many slices of 128 the tensor cores sum between
-// promotions (0: never), and, for the tilings by_size chooses among, what the model prices it
-// as (block_n 0 for the others) and its per-block launches (factors a slice ahead, and at the
-// promotion: the ablation).
+// A variant: its name, launch, slices of 128 summed between promotions (0: never), and for
+// by_size's tilings what the model prices (else block_n 0) and the per-block launches (factors a
+// slice ahead, and at the promotion: the ablation).
 struct Fp8Variant {
   const char* name;
   Fp8Launch launch;
@@ -379,13 +378,12 @@ constexpr Fp8Launch per_block_launch(const Fp8Variant& variant, FactorLoads load
   return variant.per_block[loads == FactorLoads::slice_ahead ? 0 : 1];
 }
 
-// A tiling by_size chooses among: Cfg's tiles promoted every slice, whole or divided by
-// `scheme` as stage 21's, priced as such.
+// A tiling by_size chooses among: Cfg's tiles promoted every slice, whole or divided as stage 21's.
 template <class Cfg, Scheme kScheme = Scheme::data_parallel>
 constexpr Fp8Variant priced_variant(const char* name) {
   constexpr int kParts = Cfg::kBlockN == 256 ? 2 : 1;
   return {name, launch_per_tensor<Cfg, 1, kParts, kScheme>, 1,
-          {Cfg::kBlockN, Cfg::kClusterM, kScheme},
+          {Cfg::kBlockN, Cfg::kClusterM, kScheme, Cfg::kBlockM},
           {launch_per_block<Cfg, FactorLoads::slice_ahead, kScheme>,
            launch_per_block<Cfg, FactorLoads::at_promotion, kScheme>}};
 }
@@ -399,12 +397,16 @@ constexpr Fp8Variant kVariants[] = {
     priced_variant<Narrow>("128x192_c2_promote1"),
     priced_variant<NarrowAlone>("128x192_c1_promote1"),
     priced_variant<Alone128>("128x128_c1_promote1"),
+    priced_variant<ShortWide>("64x256_c1_promote1"),
+    priced_variant<ShortHalf>("64x128_c1_promote1"),
     priced_variant<Wide, Scheme::split_k>("128x256_c2_split"),
     priced_variant<Wide, Scheme::stream_k>("128x256_c2_stream"),
     priced_variant<NarrowAlone, Scheme::split_k>("128x192_c1_split"),
     priced_variant<NarrowAlone, Scheme::stream_k>("128x192_c1_stream"),
     priced_variant<Alone128, Scheme::split_k>("128x128_c1_split"),
     priced_variant<Alone128, Scheme::stream_k>("128x128_c1_stream"),
+    priced_variant<ShortWide, Scheme::split_k>("64x256_c1_split"),
+    priced_variant<ShortHalf, Scheme::split_k>("64x128_c1_split"),
     {"128x192_c2_promote2", launch_per_tensor<Narrow, 2>, 2, {}, {}},
     {"128x192_c2_promote4", launch_per_tensor<Narrow, 4>, 4, {}, {}},
     {"128x192_c2_no_promotion", launch_per_tensor<Narrow, 0>, 0, {}, {}},
@@ -429,9 +431,8 @@ const Choices& by_size_choices() {
   return choices;
 }
 
-// by_size: the index in kVariants of the tiling the model predicts fastest, on the constants of
-// `scaling`: per block has its own, as the factors' loads and multiplies cost each tiling its
-// own share.
+// by_size: the index in kVariants of the tiling the model predicts fastest, on `scaling`'s
+// constants (per block's own: the factors cost each tiling its own share).
 int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
   const ModelConstants& constants =
       scaling == Fp8Scaling::per_block ? fp8_model::kBlockModel : fp8_model::kModel;
@@ -439,8 +440,8 @@ int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu)
   return choices.variants[kept_fastest(constants, m, n, k, gpu, choices.priced)];
 }
 
-// by_size's launch: the model's pick for the current GPU, whose `pairs` are this stage's
-// clusters of two 128 x 256 blocks; per block, its factors loaded as Loads says.
+// by_size's launch: the model's pick for this GPU (`pairs`: clusters of two 128 x 256 blocks);
+// per block, its factors loaded as Loads says.
 template <Fp8Scaling kScaling, FactorLoads Loads>
 void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace) {
@@ -451,8 +452,7 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
   (per_block ? per_block_launch(variant, Loads) : variant.launch)(a, b_t, c, scales, workspace);
 }
 
-// The blocks of kFp8ScaleBlock that cover `extent` elements; no extent + 127 to overflow
-// before run() checks the operands' views.
+// The blocks of kFp8ScaleBlock covering `extent` (no extent + 127 to overflow before run's checks).
 int scale_blocks(int extent) { return extent / kFp8ScaleBlock + (extent % kFp8ScaleBlock > 0); }
 
 std::string dims(int rows, int columns) {

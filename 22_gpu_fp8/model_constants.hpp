@@ -10,52 +10,56 @@ namespace ladder::fp8_model {
 // Each tiling: BM x BN tiles (BM 128 unless written last) in clusters of c; tau, a 128-deep
 // slice's time, and phi, a tile's fixed cost (its first loads and its store).
 inline constexpr TilingCost kTilings[] = {
-    {256, 2, 0.741533, 3.156237},  // 128x256_c2
-    {256, 1, 0.735448, 2.855700},  // 128x256_c1
-    {192, 2, 0.555608, 2.573901},  // 128x192_c2
-    {192, 1, 0.560740, 1.840572},  // 128x192_c1
-    {128, 1, 0.435482, 0.952061},  // 128x128_c1
+    {256, 2, 0.668631, 3.843514},  // 128x256_c2
+    {256, 1, 0.663452, 3.593024},  // 128x256_c1
+    {192, 2, 0.496375, 3.289480},  // 128x192_c2
+    {192, 1, 0.498608, 2.628878},  // 128x192_c1
+    {128, 1, 0.392485, 1.579796},  // 128x128_c1
+    {256, 1, 0.490484, 2.663578, 64},  // 64x256_c1
+    {128, 1, 0.276949, 1.344948, 64},  // 64x128_c1
 };
 
 inline constexpr ModelConstants kModel = {
-    kTilings, 5,
+    kTilings, 7,
     128,  // slice_k
     1,  // operand_bytes
     4,  // max_split: split-K's most ranges a tile
-    1.552134,  // rho: a 128 x 256 partial tile saved or read
-    4.293921,  // sigma_split: a split-K launch's extra
-    2.827891,  // sigma_stream: a Stream-K launch's extra
-    0.062880,  // tau_divided: a divided kernel's extra a slice
+    1.509206,  // rho: a 128 x 256 partial tile saved or read
+    4.301914,  // sigma_split: a split-K launch's extra
+    2.067099,  // sigma_stream: a Stream-K launch's extra
+    0.044568,  // tau_divided: a divided kernel's extra a slice
     0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
-    5.131660,  // lambda: the launch
-    50000.0,  // beta: one SM's share of DRAM
+    4.334622,  // lambda: the launch
+    120000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
-    0.0,  // alpha: the shorter of compute and memory, the share not hidden (not in this fit)
+    0.25,  // alpha: the shorter of compute and memory, the share not hidden
 };
 
 // Per block: the same model fitted to the per-block kernels' runs (README.md, E).
 inline constexpr TilingCost kBlockTilings[] = {
-    {256, 2, 0.895550, 2.821232},  // 128x256_c2
-    {256, 1, 0.846683, 2.183154},  // 128x256_c1
-    {192, 2, 0.670505, 2.485062},  // 128x192_c2
-    {192, 1, 0.664269, 1.986938},  // 128x192_c1
-    {128, 1, 0.512101, 0.941811},  // 128x128_c1
+    {256, 2, 0.835013, 3.487168},  // 128x256_c2
+    {256, 1, 0.791738, 2.760782},  // 128x256_c1
+    {192, 2, 0.628313, 2.954011},  // 128x192_c2
+    {192, 1, 0.626448, 2.589515},  // 128x192_c1
+    {128, 1, 0.479801, 1.299651},  // 128x128_c1
+    {256, 1, 0.569788, 2.118753, 64},  // 64x256_c1
+    {128, 1, 0.327475, 1.087656, 64},  // 64x128_c1
 };
 
 inline constexpr ModelConstants kBlockModel = {
-    kBlockTilings, 5,
+    kBlockTilings, 7,
     128,  // slice_k
     1,  // operand_bytes
     4,  // max_split: split-K's most ranges a tile
-    1.351186,  // rho: a 128 x 256 partial tile saved or read
-    4.586158,  // sigma_split: a split-K launch's extra
-    2.996542,  // sigma_stream: a Stream-K launch's extra
-    0.050811,  // tau_divided: a divided kernel's extra a slice
+    1.309589,  // rho: a 128 x 256 partial tile saved or read
+    4.563859,  // sigma_split: a split-K launch's extra
+    2.632589,  // sigma_stream: a Stream-K launch's extra
+    0.040840,  // tau_divided: a divided kernel's extra a slice
     0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
-    5.485690,  // lambda: the launch
-    50000.0,  // beta: one SM's share of DRAM
+    4.782037,  // lambda: the launch
+    120000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
-    0.0,  // alpha: the shorter of compute and memory, the share not hidden (not in this fit)
+    0.2,  // alpha: the shorter of compute and memory, the share not hidden
 };
 
 static_assert(kBlockModel.max_split == kModel.max_split,

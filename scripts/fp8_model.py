@@ -11,15 +11,18 @@ with FP8's constants; fitted on some shape lists and checked on one it never saw
                                                 block model_picks_per_block.csv) and this
                                                 report (results/22_gpu_fp8/model.md)
   python3 scripts/fp8_model.py --check-written  exit 1 if a file --write writes differs
+  python3 scripts/fp8_model.py --without-alpha  the ablation: alpha 0, the longer side alone
 
-Each CSV is a `shapes.py --stage 22_gpu_fp8 --config all --csv` run. For tiles of 128 x BN in
+Each CSV is a `shapes.py --stage 22_gpu_fp8 --config all --csv` run. For tiles of BM x BN in
 clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 128) slices:
 
-  time = max(tau_t x ceil(T / R) x L + phi_t x ceil(T / R) + lambda,
-             (MK + KN + 4 MN) / min(B, active SMs x beta) + lambda)
+  C = tau_t x ceil(T / R) x L + phi_t x ceil(T / R)
+  M = (MK + KN + 4 MN) / min(B, active SMs x beta)
+  time = max(C, M) + alpha x min(C, M) + lambda
 
 tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
-cudaMemcpy's rate in the ladder's record, beta one SM's share, fitted. A divided variant counts
+cudaMemcpy's rate in the ladder's record, beta one SM's share and alpha the shorter side's share
+that the longer does not hide, both fitted on a grid as stage 21's. A divided variant counts
 the slowest cluster's slices and tiles, plus rho per partial tile it saves or reads and sigma_split or
 sigma_stream once, as stage 21's, and tau_divided more a slice: its kernel keeps more in
 registers than the whole-tile kernel, and spills. The fit is linear least squares on the
@@ -67,10 +70,12 @@ SLICE_K = 128
 # would need them made again).
 MAX_SPLIT = 4
 # The tilings by_size chooses among, each a variant promoted every slice (as stage 21's model
-# names them), whole; and those it also runs divided as stage 21's, split-K or Stream-K.
-NAMES = ["128x256_c2", "128x256_c1", "128x192_c2", "128x192_c1", "128x128_c1"]
-DIVIDED = ["128x256_c2", "128x192_c1", "128x128_c1"]
-CANDIDATES = [(t, "dp") for t in NAMES] + [(t, s) for t in DIVIDED for s in ("split", "stream")]
+# names them), whole; and the schemes it also runs them divided by, as stage 21's.
+NAMES = ["128x256_c2", "128x256_c1", "128x192_c2", "128x192_c1", "128x128_c1", "64x256_c1",
+         "64x128_c1"]
+DIVIDED = {"128x256_c2": ("split", "stream"), "128x192_c1": ("split", "stream"),
+           "128x128_c1": ("split", "stream"), "64x256_c1": ("split",), "64x128_c1": ("split",)}
+CANDIDATES = [(t, "dp") for t in NAMES] + [(t, s) for t in DIVIDED for s in DIVIDED[t]]
 
 
 def variant(tiling, scheme):
@@ -110,10 +115,12 @@ def samples_of(runs, scaling=PER_TENSOR):
             if scaling.prefix + variant(t, scheme) in rows]
 
 
-def fitted(gpu, runs, scaling=PER_TENSOR, alpha=0.0):
-    """The model with the beta of least error (stage 22's alpha is 0; alpha_tried/ tries others)."""
+def fitted(gpu, runs, scaling=PER_TENSOR, alphas=bf16_model.ALPHAS):
+    """The model with the beta and alpha of least error, each pair fitted on the runs, as stage
+    21's."""
     samples = samples_of(runs, scaling)
-    models = [Model(gpu, beta * 1e3, alpha=alpha).fit(samples) for beta in bf16_model.BETAS]
+    models = [Model(gpu, beta * 1e3, alpha=alpha).fit(samples)
+              for beta in bf16_model.BETAS for alpha in alphas]
     model = min(models, key=lambda candidate: candidate.error(samples))
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
@@ -169,14 +176,14 @@ def header_text(model, block_model):
     more += bf16_model.constants_set(tilings(block_model), SLICE_K, 1, MAX_SPLIT,
                                      tuple(block_model.params[-4:]), block_model.beta,
                                      block_model.tau_divided(), block_model.gamma(),
-                                     PER_BLOCK.tilings, PER_BLOCK.model)
+                                     PER_BLOCK.tilings, PER_BLOCK.model, block_model.alpha)
     more += ["", "static_assert(kBlockModel.max_split == kModel.max_split,",
              '              "launch() divides per block with kModel\'s most ranges");']
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model",
                                        tilings(model), SLICE_K, 1, MAX_SPLIT,
                                        tuple(model.params[-4:]), model.beta, model.tau_divided(),
-                                       model.gamma(), more)
+                                       model.gamma(), more, model.alpha)
 
 
 def picks_text(model):
@@ -203,11 +210,16 @@ def main():
                         help="write model_constants.hpp and model_picks.csv")
     parser.add_argument("--check-written", action="store_true",
                         help="exit 1 if a file --write writes differs")
+    parser.add_argument("--without-alpha", action="store_true",
+                        help="the ablation: alpha 0, the longer side alone (prints only)")
     options = parser.parse_args()
+    if options.without_alpha and (options.write or options.check_written):
+        parser.error("an ablation fits a model the stage does not run: no --write")
+    alphas = (0.0,) if options.without_alpha else bf16_model.ALPHAS
     gpu = bf16_model.record_gpu()
     fit_runs = [read_run(path) for path in FIT_RUNS]
-    model, samples = fitted(gpu, fit_runs)
-    block_model, block_samples = fitted(gpu, fit_runs, PER_BLOCK)
+    model, samples = fitted(gpu, fit_runs, alphas=alphas)
+    block_model, block_samples = fitted(gpu, fit_runs, PER_BLOCK, alphas)
     report = (report_text(gpu, model, samples, fit_runs, PER_TENSOR)
               + report_text(gpu, block_model, block_samples, fit_runs, PER_BLOCK, model))
     if options.write or options.check_written:
@@ -232,7 +244,7 @@ def report_text(gpu, model, samples, fit_runs, scaling, other=None):
         lines = ["", "Per block: the same model fitted to the per-block rows of the same runs.", ""]
     lines += ["```",
               f"GPU: {gpu.sms} SMs, B = {gpu.bytes_per_us / 1e3:.0f} GB/s; beta = "
-              f"{model.beta / 1e3:.0f} GB/s per SM",
+              f"{model.beta / 1e3:.0f} GB/s per SM, alpha = {model.alpha}",
               f"Fitted on {len(samples)} rows; rms log error {model.error(samples):.3f}"]
     for name in NAMES:
         tau, phi = model.constants(name)

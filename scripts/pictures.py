@@ -1453,7 +1453,7 @@ def short_tiles():
     """Stage 21's 64-row tiles beside a 128-row one, over a C of 64 rows."""
     rows_128, width = numbers(STAGE_21_KERNEL, r"using Half = Config<(\d+), (\d+), 64, 1,",
                               "using Half = Config<128, 128, 64, 1, ...>")
-    rows_64 = number(STAGE_21_KERNEL, r"using ShortHalf = Config<(\d+), 128, 64, 1,",
+    rows_64 = number(PERSISTENT, r"using ShortHalf = Config<(\d+), 128, 64, 1,",
                      "using ShortHalf = Config<64, 128, 64, 1, ...>")
     strip = number(STAGE_21_KERNEL, r'static_assert\(Cfg::kConsumerRows == (\d+), "one',
                    "gemm_stream_k's static_assert(Cfg::kConsumerRows == 64, ...)")

@@ -691,8 +691,9 @@ def stream_reads_text(gpu):
     shapes += [shape for shape in STREAM_READS_SHAPES if shape not in shapes]
     import fp8_model  # it imports this module: here, not at the top
     streamed = [tiling for tiling, scheme in VARIANTS.values() if scheme == "stream"]
+    streamed_fp8 = [tiling for tiling, schemes in fp8_model.DIVIDED.items() if "stream" in schemes]
     for stage, tilings, slice_k, operand_bytes in ((21, streamed, SLICE_K, 2),
-                                                   (22, fp8_model.DIVIDED, fp8_model.SLICE_K, 1)):
+                                                   (22, streamed_fp8, fp8_model.SLICE_K, 1)):
         for m, n, k in shapes:
             for tiling in tilings:
                 read = stream_reads(gpu, tiling, m, n, k, slice_k, operand_bytes)

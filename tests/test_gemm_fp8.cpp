@@ -370,7 +370,7 @@ TEST_CASE("22 FP8: a workspace left dirty by an earlier launch gives the right r
   require_dividing_variants_right(
       workspace,
       {"128x256_c2_split", "128x256_c2_stream", "128x192_c1_split", "128x192_c1_stream",
-       "128x128_c1_split", "128x128_c1_stream"},
+       "128x128_c1_split", "128x128_c1_stream", "64x128_c1_split"},
       [&](const std::function<void()>& launch) {
         REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });
@@ -382,7 +382,9 @@ TEST_CASE("22 FP8: the divided variants finish beside a kernel that holds every 
           "[gpu][sm90][stage22][beside_busy_sms]") {
   const StreamKWorkspace workspace;
   require_dividing_variants_right(
-      workspace, {"128x192_c1_split", "128x192_c1_stream", "128x128_c1_split", "128x128_c1_stream"},
+      workspace,
+      {"128x192_c1_split", "128x192_c1_stream", "128x128_c1_split", "128x128_c1_stream",
+       "64x128_c1_split"},
       [](const std::function<void()>& launch) {
         REQUIRE(test::finishes_beside_busy_sms(launch));
       });
@@ -1042,13 +1044,14 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     const char* division = priced[i].scheme == Scheme::data_parallel ? "_promote1"
                            : priced[i].scheme == Scheme::split_k     ? "_split"
                                                                      : "_stream";
-    REQUIRE(names[i] == "128x" + std::to_string(priced[i].block_n) + "_c" +
+    REQUIRE(names[i] == std::to_string(priced[i].block_m) + "x" +
+                            std::to_string(priced[i].block_n) + "_c" +
                             std::to_string(priced[i].cluster) + division);
     REQUIRE(fp8_promotion_window(names[i], 4096) == fp8_promotion_window("by_size", 4096));
     variants.push_back(static_cast<int>(i));
     candidates.push_back(priced[i]);
   }
-  REQUIRE(candidates.size() == 11);
+  REQUIRE(candidates.size() == 15);
   struct Picks {
     const char* file;
     const ModelConstants* model;

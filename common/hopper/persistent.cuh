@@ -41,11 +41,13 @@ struct Config : SlotRing<BlockM, BlockN, Slots, 2, BlockM / ConsumerRows * kStag
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumers");
 };
 
-// The tilings the rule picks among: 128 x 256 tiles or 128 x 192, in clusters of two or alone.
+// Stage 19's tilings (128 x 256, 128 x 192; in pairs or alone) and 64-row ones, one consumer each.
 using Wide = Config<128, 256, 64, 2>;
 using Narrow = Config<128, 192, 64, 2>;
 using WideAlone = Config<128, 256, 64, 1>;
 using NarrowAlone = Config<128, 192, 64, 1>;
+using ShortWide = Config<64, 256, 64, 1, true, 5>;
+using ShortHalf = Config<64, 128, 64, 1, true, 8>;
 
 // A block's dynamic shared memory as Cfg lays it out: the ring of slots, each consumer's
 // staging buffer, then each slot's full and empty barriers.
@@ -62,9 +64,8 @@ struct SharedLayout {
         empty(full + Cfg::kSlots) {}
 };
 
-// Thread 0 initialises the barriers, then the block (or the cluster: its blocks arrive on and
-// copy into each other's) waits for them. empty[slot] counts every consumer of the cluster: each
-// block's loads of B write into all of its blocks.
+// Thread 0 initialises the barriers; the block (the cluster: its blocks arrive on and copy into
+// each other's) waits for them. empty[slot] counts the cluster's consumers: B goes to all blocks.
 template <class Cfg>
 __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
   if (threadIdx.x == 0) {
@@ -81,10 +82,9 @@ __device__ inline void init_barriers(const SharedLayout<Cfg>& layout) {
   }
 }
 
-// The producer's step `it` (counted over every slice the block loads): once every consumer of
-// the cluster has freed the slot, slice s of the tile at (row0, col0) into it, the row part
-// (Ops::load_rows) and B's boxes. The blocks of a cluster need the same boxes: block r loads
-// boxes r, r + kClusterM, ... and multicasts each to all.
+// The producer's step `it` (counted over every slice the block loads): once the cluster's consumers
+// have freed the slot, slice s of the tile at (row0, col0) into it, the rows (Ops::load_rows) and
+// B's boxes, which every block of a cluster needs: block r loads r, r + kClusterM, ... for all.
 template <class Ops, class Cfg>
 __device__ inline void load_slice(const SharedLayout<Cfg>& layout, const CUtensorMap* a_map,
                                   const CUtensorMap* b_map, int it, int s, int row0, int col0,

@@ -34,11 +34,10 @@ class RoundsTest(unittest.TestCase):
 
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
-        # tau and phi of stage 21's eight tilings (FP8 has no 128 x 64 and no 64-row tiles),
-        # tau_divided, rho, the two sigmas, then the launch; whole and divided rows, on shapes
-        # that divide.
+        # tau and phi of stage 21's eight tilings (FP8 has no 128 x 64 tiles), tau_divided, rho,
+        # the two sigmas, then the launch; whole and divided rows, on shapes that divide.
         truth = model.Model(H200, 1e9, [0.7, 3.9, 0.72, 3.2, 0.55, 3.0, 0.53, 2.4, 0.42, 1.4,
-                                        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05, 2.0, 4.7, 5.6, 4.6])
+                                        0.0, 0.0, 0.5, 2.6, 0.28, 1.3, 0.05, 2.0, 4.7, 5.6, 4.6])
         shapes = [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024), (2048, 8192, 2048),
                   (8192, 3072, 8192), (4096, 2112, 7168), (256, 384, 8960), (256, 4096, 14336)]
         samples = [(m, n, k, t, s, truth.predict(t, s, m, n, k)) for t, s in model.CANDIDATES
