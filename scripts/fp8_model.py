@@ -130,8 +130,9 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
     """The model's picks against by_size as the run measured it and against the fastest
     candidate the run measured (the oracle): in % of the scaling's cuBLASLt ceiling where the
     run has it, and the pick's gap to the oracle on every shape, the shapes without a ceiling
-    too. Every run times every candidate: a pick it did not time stops the check. With `other`
-    (per block: the per-tensor constants), that model's picks on the same rows too."""
+    too. The oracle is the fastest of the candidates the run timed; a pick it did not time stops
+    the check. With `other` (per block: the per-tensor constants), that model's picks on the same
+    rows too."""
     def cut(values, pick=bf16_model.geomean):
         return bf16_model.cut(pick(values))
 
@@ -139,6 +140,7 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
         return scaling.prefix + variant(*candidate)
 
     gaps, shares = [], []
+    every = sum(all(row(c) in times for c in CANDIDATES) for times in run.values())
     for (name, m, n, k), times in run.items():
         pick = row(model.pick(m, n, k))
         if pick not in times:
@@ -160,7 +162,8 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
              + (f", the per-tensor constants' pick {cut([s[3] for s in shares])} (lowest "
                 f"{cut([s[3] for s in shares], min)})" if other else "")
              + f"; the pick more than 3% slower than the oracle on {len(over)} of {len(gaps)} "
-             "shapes"]
+             "shapes"
+             + ("" if every == len(run) else f" (every candidate timed on {every} of them)")]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
               f"{'' if k % 128 == 0 else ' (rows of K off the 128-byte lines)'}"
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
