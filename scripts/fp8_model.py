@@ -119,9 +119,8 @@ def fitted(gpu, runs, scaling=PER_TENSOR, alphas=bf16_model.ALPHAS):
     """The model with the beta and alpha of least error, each pair fitted on the runs, as stage
     21's."""
     samples = samples_of(runs, scaling)
-    models = [Model(gpu, beta * 1e3, alpha=alpha).fit(samples)
-              for beta in bf16_model.BETAS for alpha in alphas]
-    model = min(models, key=lambda candidate: candidate.error(samples))
+    model = bf16_model.least_error(lambda beta, alpha: Model(gpu, beta, alpha=alpha), samples,
+                                   alphas)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
 

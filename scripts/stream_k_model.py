@@ -510,14 +510,21 @@ BETAS = (30, 40, 50, 60, 80, 120)
 ALPHAS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 
 
+def least_error(make, samples, alphas=ALPHAS):
+    """Of make(beta in bytes/us, alpha) for each beta of BETAS and alpha of `alphas`, each fitted
+    on the samples, the model of least error."""
+    models = [make(beta * 1e3, alpha).fit(samples) for beta in BETAS for alpha in alphas]
+    return min(models, key=lambda model: model.error(samples))
+
+
 def fitted(gpu, runs, most, busy_reads=True, divided_slices=False, stream_reuse=True,
            alphas=ALPHAS):
     """The model with the beta and alpha of least error, each pair fitted on the runs."""
     samples = samples_of(gpu, runs)
-    models = [Model(gpu, beta * 1e3, most, busy_reads=busy_reads, stream_reuse=stream_reuse,
-                    divided_slices=divided_slices, alpha=alpha).fit(samples)
-              for beta in BETAS for alpha in alphas]
-    return min(models, key=lambda model: model.error(samples)), samples
+    return least_error(lambda beta, alpha: Model(gpu, beta, most, busy_reads=busy_reads,
+                                                 stream_reuse=stream_reuse,
+                                                 divided_slices=divided_slices, alpha=alpha),
+                       samples, alphas), samples
 
 
 def pick(model, m, n, k, among=VARIANTS):

@@ -377,7 +377,8 @@ TEST_CASE("22 FP8: a workspace left dirty by an earlier launch gives the right r
 }
 
 // As stage 21's: the dividing variants without clusters (of the 64-row ones, 64 x 128) finish
-// beside a kernel that holds every SM but one, its blocks run one at a time, in order; and are right.
+// beside a kernel that holds every SM but one, its blocks run one at a time, in order; and are
+// right.
 TEST_CASE("22 FP8: the divided variants finish beside a kernel that holds every SM but one",
           "[gpu][sm90][stage22][beside_busy_sms]") {
   const StreamKWorkspace workspace;
