@@ -29,8 +29,7 @@ namespace {
 using namespace hopper;
 using namespace persistent;
 
-// multiply_slice (warpgroup.cuh) for E4M3: four k32 steps, each 32 bytes along the rows of both
-// A and B^T.
+// multiply_slice (warpgroup.cuh) for E4M3: four k32 steps, 32 bytes along A's and B^T's rows.
 template <int N>
 __device__ inline void multiply_slice_fp8(const unsigned char* a_strip,
                                           const unsigned char* b_t_slot, float (&acc)[N / 2],
@@ -91,10 +90,9 @@ struct Fp8Kernel : Cfg {
                 "per block, a part is one block of B, or a whole 192-wide tile");
 };
 
-// The factors a thread applies at slice s, per block: its two rows' factors of A and those of
-// the blocks of B^T the tile spans. Rows and blocks past the edges read as 0. They are loaded a
-// slice before they are used (the consumer's loop): loaded just before the promotion, their
-// latency from L2 stalled every promotion.
+// The factors a thread applies at slice s, per block: its two rows' factors of A and those of the
+// blocks of B^T the tile spans, 0 past the edges. Loaded a slice ahead (the consumer's loop):
+// loaded just before the promotion, their latency from L2 stalled every promotion.
 template <class K>
 struct SliceFactors {
   float a[2];
@@ -431,13 +429,13 @@ const Choices& by_size_choices() {
   return choices;
 }
 
-// by_size: the index in kVariants of the tiling the model predicts fastest, on `scaling`'s
-// constants (per block's own: the factors cost each tiling its own share).
-int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
+// by_size: the index in kVariants of the tiling the model predicts fastest for rows `rows` apart,
+// on `scaling`'s constants (per block's own: the factors cost each tiling its own share).
+int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu, RowBytes rows) {
   const ModelConstants& constants =
       scaling == Fp8Scaling::per_block ? fp8_model::kBlockModel : fp8_model::kModel;
   const Choices& choices = by_size_choices();
-  return choices.variants[kept_fastest(constants, m, n, k, gpu, choices.priced)];
+  return choices.variants[kept_fastest(constants, m, n, k, gpu, choices.priced, rows)];
 }
 
 // by_size's launch: the model's pick for this GPU (`pairs`: clusters of two 128 x 256 blocks);
@@ -447,7 +445,8 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
-  const Fp8Variant& variant = kVariants[by_size_choice(kScaling, c.height, c.width, a.width, gpu)];
+  const Fp8Variant& variant = kVariants[by_size_choice(kScaling, c.height, c.width, a.width, gpu,
+                                                       RowBytes{a.stride, b_t.stride})];
   const bool per_block = kScaling == Fp8Scaling::per_block;
   (per_block ? per_block_launch(variant, Loads) : variant.launch)(a, b_t, c, scales, workspace);
 }
@@ -489,7 +488,7 @@ std::vector<Candidate> fp8_priced() {
 }
 
 std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
-  return kVariants[by_size_choice(scaling, m, n, k, gpu)].name;
+  return kVariants[by_size_choice(scaling, m, n, k, gpu, RowBytes{})].name;
 }
 
 int fp8_promotion_window(const std::string& config, int k) {

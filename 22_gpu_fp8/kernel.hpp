@@ -21,7 +21,8 @@ std::vector<std::string> fp8_configs();
 
 // What by_size's model prices each of fp8_configs() as (block_n 0: not among its choices), and
 // the one it runs for an m x n x k product on `gpu`, by name: the fastest on the constants
-// fitted to the per-tensor kernels or to the per-block ones.
+// fitted to the per-tensor kernels or to the per-block ones, for rows stored as the programs
+// store them (whole 16 bytes).
 std::vector<Candidate> fp8_priced();
 enum class Fp8Scaling { per_tensor, per_block };
 std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu);

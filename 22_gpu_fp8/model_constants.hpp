@@ -10,13 +10,13 @@ namespace ladder::fp8_model {
 // Each tiling: BM x BN tiles (BM 128 unless written last) in clusters of c; tau, a 128-deep
 // slice's time, and phi, a tile's fixed cost (its first loads and its store).
 inline constexpr TilingCost kTilings[] = {
-    {256, 2, 0.668631, 3.843514},  // 128x256_c2
-    {256, 1, 0.663452, 3.593024},  // 128x256_c1
-    {192, 2, 0.496375, 3.289480},  // 128x192_c2
-    {192, 1, 0.498608, 2.628878},  // 128x192_c1
-    {128, 1, 0.392485, 1.579796},  // 128x128_c1
-    {256, 1, 0.490484, 2.663578, 64},  // 64x256_c1
-    {128, 1, 0.276949, 1.344948, 64},  // 64x128_c1
+    {256, 2, 0.666234, 3.598434},  // 128x256_c2
+    {256, 1, 0.662681, 3.336124},  // 128x256_c1
+    {192, 2, 0.495795, 3.037778},  // 128x192_c2
+    {192, 1, 0.498455, 2.395567},  // 128x192_c1
+    {128, 1, 0.392189, 1.400454},  // 128x128_c1
+    {256, 1, 0.489912, 2.474705, 64},  // 64x256_c1
+    {128, 1, 0.277166, 1.217821, 64},  // 64x128_c1
 };
 
 inline constexpr ModelConstants kModel = {
@@ -24,26 +24,27 @@ inline constexpr ModelConstants kModel = {
     128,  // slice_k
     1,  // operand_bytes
     4,  // max_split: split-K's most ranges a tile
-    1.509206,  // rho: a 128 x 256 partial tile saved or read
-    4.301914,  // sigma_split: a split-K launch's extra
-    2.067099,  // sigma_stream: a Stream-K launch's extra
-    0.044568,  // tau_divided: a divided kernel's extra a slice
+    1.520533,  // rho: a 128 x 256 partial tile saved or read
+    4.298015,  // sigma_split: a split-K launch's extra
+    2.253601,  // sigma_stream: a Stream-K launch's extra
+    0.045730,  // tau_divided: a divided kernel's extra a slice
     0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
-    4.334622,  // lambda: the launch
+    4.572133,  // lambda: the launch
     120000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
     0.25,  // alpha: the shorter of compute and memory, the share not hidden
+    0.056058,  // gamma_sectors: a slice's extra a KB of sectors read beyond the aligned count
 };
 
 // Per block: the same model fitted to the per-block kernels' runs (README.md, E).
 inline constexpr TilingCost kBlockTilings[] = {
-    {256, 2, 0.835013, 3.487168},  // 128x256_c2
-    {256, 1, 0.791738, 2.760782},  // 128x256_c1
-    {192, 2, 0.628313, 2.954011},  // 128x192_c2
-    {192, 1, 0.626448, 2.589515},  // 128x192_c1
-    {128, 1, 0.479801, 1.299651},  // 128x128_c1
-    {256, 1, 0.569788, 2.118753, 64},  // 64x256_c1
-    {128, 1, 0.327475, 1.087656, 64},  // 64x128_c1
+    {256, 2, 0.818583, 3.411554},  // 128x256_c2
+    {256, 1, 0.777472, 2.650083},  // 128x256_c1
+    {192, 2, 0.616818, 2.853322},  // 128x192_c2
+    {192, 1, 0.613758, 2.503993},  // 128x192_c1
+    {128, 1, 0.469897, 1.258644},  // 128x128_c1
+    {256, 1, 0.559956, 2.061340, 64},  // 64x256_c1
+    {128, 1, 0.322596, 1.037842, 64},  // 64x128_c1
 };
 
 inline constexpr ModelConstants kBlockModel = {
@@ -51,15 +52,16 @@ inline constexpr ModelConstants kBlockModel = {
     128,  // slice_k
     1,  // operand_bytes
     4,  // max_split: split-K's most ranges a tile
-    1.309589,  // rho: a 128 x 256 partial tile saved or read
-    4.563859,  // sigma_split: a split-K launch's extra
-    2.632589,  // sigma_stream: a Stream-K launch's extra
-    0.040840,  // tau_divided: a divided kernel's extra a slice
+    1.320056,  // rho: a 128 x 256 partial tile saved or read
+    4.483548,  // sigma_split: a split-K launch's extra
+    2.567735,  // sigma_stream: a Stream-K launch's extra
+    0.040809,  // tau_divided: a divided kernel's extra a slice
     0.000000,  // gamma: a slice's extra a KB read from L2, every SM busy (not in this fit)
-    4.782037,  // lambda: the launch
+    4.841309,  // lambda: the launch
     120000.0,  // beta: one SM's share of DRAM
     1980,  // the clock of the fit
-    0.2,  // alpha: the shorter of compute and memory, the share not hidden
+    0.25,  // alpha: the shorter of compute and memory, the share not hidden
+    0.046388,  // gamma_sectors: a slice's extra a KB of sectors read beyond the aligned count
 };
 
 static_assert(kBlockModel.max_split == kModel.max_split,

@@ -12,15 +12,21 @@ with FP8's constants; fitted on some shape lists and checked on one it never saw
                                                 report (results/22_gpu_fp8/model.md)
   python3 scripts/fp8_model.py --check-written  exit 1 if a file --write writes differs
   python3 scripts/fp8_model.py --without-alpha  the ablation: alpha 0, the longer side alone
+  python3 scripts/fp8_model.py --without-sectors the ablation: no gamma_sectors, every row priced
+                                                as if it started on a 32-byte sector
 
 Each CSV is a `shapes.py --stage 22_gpu_fp8 --config all --csv` run. For tiles of BM x BN in
 clusters of c (R = SMs / c clusters at once), T cluster tiles and L = ceil(K / 128) slices:
 
-  C = tau_t x ceil(T / R) x L + phi_t x ceil(T / R)
+  C = (tau_t + gamma_sectors x KB_t x e(row bytes) x active SMs / SMs) x ceil(T / R) x L
+      + phi_t x ceil(T / R)
   M = (MK + KN + 4 MN) / min(B, active SMs x beta)
   time = max(C, M) + alpha x min(C, M) + lambda
 
-tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch; B is
+tau_t (a slice's time) and phi_t (a tile's fixed cost) per tiling, lambda the launch;
+gamma_sectors a slice's extra per KB of 32-byte sectors read beyond the aligned count, with KB_t
+stage 21's (BM + BN / c) x 128 bytes and e the share of sectors beyond it where rows start inside
+sectors (stream_k_model.sectors_beyond: a 128-byte row touches 5 sectors, not 4); B is
 cudaMemcpy's rate in the ladder's record, beta one SM's share and alpha the shorter side's share
 that the longer does not hide, both fitted on a grid as stage 21's. A divided variant counts
 the slowest cluster's slices and tiles, plus rho per partial tile it saves or reads and sigma_split or
@@ -88,9 +94,9 @@ class Model(bf16_model.Model):
     """Stage 21's model on FP8: 128-deep slices of 1-byte elements, every constant fitted on FP8's
     runs."""
 
-    def __init__(self, gpu, beta, params=None, alpha=0.0):
-        super().__init__(gpu, beta, MAX_SPLIT, params, slice_k=SLICE_K,
-                         operand_bytes=1, divided_slices=True, alpha=alpha)
+    def __init__(self, gpu, beta, params=None, alpha=0.0, row_sectors=True):
+        super().__init__(gpu, beta, MAX_SPLIT, params, slice_k=SLICE_K, operand_bytes=1,
+                         divided_slices=True, alpha=alpha, row_sectors=row_sectors)
 
     def pick(self, m, n, k):
         """(tiling, scheme) predicted fastest; the first of CANDIDATES on a tie, as fastest()."""
@@ -115,12 +121,13 @@ def samples_of(runs, scaling=PER_TENSOR):
             if scaling.prefix + variant(t, scheme) in rows]
 
 
-def fitted(gpu, runs, scaling=PER_TENSOR, alphas=bf16_model.ALPHAS):
+def fitted(gpu, runs, scaling=PER_TENSOR, alphas=bf16_model.ALPHAS, row_sectors=True):
     """The model with the beta and alpha of least error, each pair fitted on the runs, as stage
     21's."""
     samples = samples_of(runs, scaling)
-    model = bf16_model.least_error(lambda beta, alpha: Model(gpu, beta, alpha=alpha), samples,
-                                   alphas)
+    model = bf16_model.least_error(
+        lambda beta, alpha: Model(gpu, beta, alpha=alpha, row_sectors=row_sectors), samples,
+        alphas)
     model.params = [round(p, 6) for p in model.params]  # as the header writes them
     return model, samples
 
@@ -164,7 +171,8 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
              "shapes"
              + ("" if every == len(run) else f" (every candidate timed on {every} of them)")]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
-              f"{'' if k % 128 == 0 else ' (rows of K off the 128-byte lines)'}"
+              + (" (rows start inside 32-byte sectors)"
+                 if bf16_model.sectors_beyond(bf16_model.stored_row_bytes(k, 1)) else "")
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
     return "\n".join(lines)
 
@@ -178,14 +186,15 @@ def header_text(model, block_model):
     more += bf16_model.constants_set(tilings(block_model), SLICE_K, 1, MAX_SPLIT,
                                      tuple(block_model.params[-4:]), block_model.beta,
                                      block_model.tau_divided(), block_model.gamma(),
-                                     PER_BLOCK.tilings, PER_BLOCK.model, block_model.alpha)
+                                     PER_BLOCK.tilings, PER_BLOCK.model, block_model.alpha,
+                                     block_model.gamma_sectors())
     more += ["", "static_assert(kBlockModel.max_split == kModel.max_split,",
              '              "launch() divides per block with kModel\'s most ranges");']
     return bf16_model.constants_header("fp8_model.py", "results/22_gpu_fp8/model_fit/",
                                        "stage 22's model (README.md, G)", "fp8_model",
                                        tilings(model), SLICE_K, 1, MAX_SPLIT,
                                        tuple(model.params[-4:]), model.beta, model.tau_divided(),
-                                       model.gamma(), more, model.alpha)
+                                       model.gamma(), more, model.alpha, model.gamma_sectors())
 
 
 def picks_text(model):
@@ -214,14 +223,18 @@ def main():
                         help="exit 1 if a file --write writes differs")
     parser.add_argument("--without-alpha", action="store_true",
                         help="the ablation: alpha 0, the longer side alone (prints only)")
+    parser.add_argument("--without-sectors", action="store_true",
+                        help="the ablation: no gamma_sectors (prints only)")
     options = parser.parse_args()
-    if options.without_alpha and (options.write or options.check_written):
+    ablation = options.without_alpha or options.without_sectors
+    if ablation and (options.write or options.check_written):
         parser.error("an ablation fits a model the stage does not run: no --write")
     alphas = (0.0,) if options.without_alpha else bf16_model.ALPHAS
+    sectors = not options.without_sectors
     gpu = bf16_model.record_gpu()
     fit_runs = [read_run(path) for path in FIT_RUNS]
-    model, samples = fitted(gpu, fit_runs, alphas=alphas)
-    block_model, block_samples = fitted(gpu, fit_runs, PER_BLOCK, alphas)
+    model, samples = fitted(gpu, fit_runs, alphas=alphas, row_sectors=sectors)
+    block_model, block_samples = fitted(gpu, fit_runs, PER_BLOCK, alphas, sectors)
     report = (report_text(gpu, model, samples, fit_runs, PER_TENSOR)
               + report_text(gpu, block_model, block_samples, fit_runs, PER_BLOCK, model))
     if options.write or options.check_written:
@@ -255,6 +268,8 @@ def report_text(gpu, model, samples, fit_runs, scaling, other=None):
     lines.append(f"  divided: tau_divided {model.tau_divided():.3f} us more a slice; rho {rho:.2f} "
                  f"us a 128 x 256 partial tile saved or read; sigma {split:.2f} us a split-K launch, "
                  f"{stream:.2f} us a Stream-K launch")
+    lines.append(f"  gamma_sectors {model.gamma_sectors():.4f} us a slice per KB of sectors read "
+                 "beyond the aligned count, every SM busy")
     lines.append(f"  lambda {launch:.2f} us")
     check_run = read_run(CHECK_RUN)
     # C rows of whole 16 bytes (N a multiple of 4) take the TMA store, which the constants

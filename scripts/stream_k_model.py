@@ -361,6 +361,20 @@ def read_kb(tiling):
     return (bm + bn / c) * 128 / 1024
 
 
+def sectors_beyond(row_bytes):
+    """The share of a slice's 32-byte sectors that rows `row_bytes` apart read beyond the aligned
+    count: a row's 128 bytes fill 4 sectors where they start on a sector, and touch 5 where they
+    start inside one, as all rows but a share gcd(row_bytes mod 32, 32) / 32 do."""
+    inside = row_bytes % 32
+    return 0.0 if inside == 0 else (1 - math.gcd(inside, 32) / 32) / 4
+
+
+def stored_row_bytes(k, operand_bytes):
+    """The bytes from one row of A (or B^T) to the next as the programs store K elements: rows of
+    whole 16 bytes (the kernels copy others into such rows first)."""
+    return -(-k * operand_bytes // 16) * 16
+
+
 class Model:
     """tau and phi per tiling, then (with busy_reads) gamma, then (with divided_slices)
     tau_divided, then rho, sigma_split, sigma_stream, lambda; beta per SM. BF16's slices and
@@ -370,13 +384,15 @@ class Model:
     busy (fewer KB with multicast)."""
 
     def __init__(self, gpu, beta, most, params=None, slice_k=SLICE_K, operand_bytes=2,
-                 divided_slices=False, busy_reads=False, stream_reuse=True, alpha=0.0):
+                 divided_slices=False, busy_reads=False, stream_reuse=True, alpha=0.0,
+                 row_sectors=False):
         self.gpu, self.beta, self.most, self.params = gpu, beta, most, params
         self.alpha = alpha  # the shorter side's share that the longer does not hide
         self.stream_reuse = stream_reuse
         self.slice_k, self.operand_bytes = slice_k, operand_bytes
         self.divided_slices, self.busy_reads = divided_slices, busy_reads
-        self.size = 2 * len(NAMES) + busy_reads + divided_slices + 4
+        self.row_sectors = row_sectors
+        self.size = 2 * len(NAMES) + busy_reads + row_sectors + divided_slices + 4
 
     def tau_divided(self):
         """A divided kernel's extra time a slice: 0 where the model has no such term."""
@@ -385,6 +401,11 @@ class Model:
     def gamma(self):
         """A slice's extra time per KB read with every SM busy: 0 where the model has none."""
         return self.params[2 * len(NAMES)] if self.busy_reads else 0.0
+
+    def gamma_sectors(self):
+        """A slice's extra time per KB of sectors its rows read beyond the aligned count, every SM
+        reading: 0 where the model has no such term."""
+        return self.params[2 * len(NAMES) + self.busy_reads] if self.row_sectors else 0.0
 
     def active_sms(self, tiling, divided, m, n):
         """The SMs at work: every cluster's (a pair over one tile row does one block's work),
@@ -400,9 +421,12 @@ class Model:
                                                        self.most, self.slice_k)
         i = NAMES.index(tiling)
         x[2 * i], x[2 * i + 1] = slices, tile_count
+        busy = self.active_sms(tiling, divided, m, n) / self.gpu.sms
         if self.busy_reads:
-            busy = self.active_sms(tiling, divided, m, n) / self.gpu.sms
             x[2 * len(NAMES)] = slices * read_kb(tiling) * busy
+        if self.row_sectors:
+            beyond = sectors_beyond(stored_row_bytes(k, self.operand_bytes))
+            x[2 * len(NAMES) + self.busy_reads] = slices * read_kb(tiling) * beyond * busy
         if divided and self.divided_slices:
             x[-5] = slices
         bm, bn, _ = TILINGS[tiling]
@@ -602,7 +626,7 @@ def header_text(model):
 
 
 def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided, gamma,
-                  tilings_name="kTilings", model_name="kModel", alpha=0.0):
+                  tilings_name="kTilings", model_name="kModel", alpha=0.0, gamma_sectors=None):
     """One set of a model_constants.hpp: its tilings' (name, BM, BN, cluster, tau, phi) and the
     ModelConstants (common/hopper/tile_model.hpp) over them: slice depth, element size, split-K's
     most ranges, rho, the two sigmas and lambda (`fixed`), beta, tau_divided and gamma."""
@@ -631,13 +655,16 @@ def constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_d
         f"    {FIT_CLOCK_MHZ},  // the clock of the fit",
         f"    {alpha},  // alpha: the shorter of compute and memory, the share not hidden"
         + ("" if alpha else " (not in this fit)"),
-        "};",
     ]
-    return lines
+    if gamma_sectors is not None:  # else the struct's 0: not in this fit
+        lines.append(f"    {gamma_sectors:.6f},  // gamma_sectors: a slice's extra a KB of sectors "
+                     "read beyond the aligned count")
+    return lines + ["};"]
 
 
 def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, operand_bytes,
-                     max_split, fixed, beta, tau_divided, gamma, more=(), alpha=0.0):
+                     max_split, fixed, beta, tau_divided, gamma, more=(), alpha=0.0,
+                     gamma_sectors=None):
     """A stage's model_constants.hpp: constants_set's kTilings and kModel, then the lines of
     `more` (further sets, each with its comment)."""
     lines = [
@@ -655,7 +682,7 @@ def constants_header(script, fit_runs, whose, namespace, tilings, slice_k, opera
         "// slice's time, and phi, a tile's fixed cost (its first loads and its store).",
     ]
     lines += constants_set(tilings, slice_k, operand_bytes, max_split, fixed, beta, tau_divided,
-                           gamma, alpha=alpha)
+                           gamma, alpha=alpha, gamma_sectors=gamma_sectors)
     lines += list(more)
     lines += [
         "",

@@ -370,22 +370,21 @@ TEST_CASE("22 FP8: a workspace left dirty by an earlier launch gives the right r
   require_dividing_variants_right(
       workspace,
       {"128x256_c2_split", "128x256_c2_stream", "128x192_c1_split", "128x192_c1_stream",
-       "128x128_c1_split", "128x128_c1_stream", "64x128_c1_split"},
+       "128x128_c1_split", "128x128_c1_stream", "64x256_c1_split", "64x128_c1_split"},
       [&](const std::function<void()>& launch) {
         REQUIRE(test::relaunch_numbers_past_dirty_flags(workspace, launch));
       });
 }
 
-// As stage 21's: the dividing variants without clusters (of the 64-row ones, 64 x 128) finish
-// beside a kernel that holds every SM but one, its blocks run one at a time, in order; and are
-// right.
+// As stage 21's: the dividing variants without clusters finish beside a kernel that holds every
+// SM but one, its blocks run one at a time, in order; and are right.
 TEST_CASE("22 FP8: the divided variants finish beside a kernel that holds every SM but one",
           "[gpu][sm90][stage22][beside_busy_sms]") {
   const StreamKWorkspace workspace;
   require_dividing_variants_right(
       workspace,
       {"128x192_c1_split", "128x192_c1_stream", "128x128_c1_split", "128x128_c1_stream",
-       "64x128_c1_split"},
+       "64x256_c1_split", "64x128_c1_split"},
       [](const std::function<void()>& launch) {
         REQUIRE(test::finishes_beside_busy_sms(launch));
       });
@@ -1080,4 +1079,24 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
     }
     REQUIRE(shapes >= 70);
   }
+}
+
+// The model prices rows by where they start. 4,040 FP8 elements stored in whole 16 bytes are 4,048
+// apart, so every other row starts inside a 32-byte sector and reads a fifth sector for its
+// slice's 128 bytes; rows 4,064 or 4,096 apart start on one. Pairs of 128 x 256 blocks read each
+// row of B once for both blocks, so the extra sectors cost them less, enough to pick them.
+TEST_CASE("22's model prices rows that start inside 32-byte sectors", "[stage22]") {
+  const ModelGpu h200{132, 66, 1980, 4177594.0, 62914560};
+  const Candidate alone{256, 1, Scheme::data_parallel}, pairs{256, 2, Scheme::data_parallel};
+  const auto us = [&](const Candidate& tiling, long long row_bytes) {
+    return predicted_us(fp8_model::kModel, tiling, 4040, 4040, 4040, h200,
+                        RowBytes{row_bytes, row_bytes});
+  };
+  REQUIRE(fp8_model::kModel.gamma_sectors > 0);
+  REQUIRE(us(alone, 4064) == us(alone, 4096));
+  REQUIRE(us(alone, 4048) > us(alone, 4064));
+  REQUIRE(predicted_us(fp8_model::kModel, alone, 4040, 4040, 4040, h200) == us(alone, 4048));
+  REQUIRE(us(alone, 4048) - us(alone, 4064) > us(pairs, 4048) - us(pairs, 4064));
+  REQUIRE(fastest(fp8_model::kModel, 4040, 4040, 4040, h200, {alone, pairs},
+                  RowBytes{4048, 4048}) == 1);
 }

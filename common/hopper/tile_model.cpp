@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -21,6 +22,13 @@ constexpr int kGroupRows = 8;
 constexpr std::size_t kKeptShapes = 4096;  // kept_fastest's most; past it, it starts again
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
+
+// The share of sectors beyond the aligned count that rows `row_bytes` apart read: a row's 128
+// bytes touch 5 of 32 bytes, not 4, where they start inside one, as all rows but a share
+// gcd(row_bytes mod 32, 32) / 32 do.
+double sectors_beyond(long long row_bytes) {
+  return (1 - std::gcd(row_bytes % 32, 32LL) / 32.0) / 4;
+}
 
 const TilingCost& tiling_of(const ModelConstants& model, const Candidate& candidate) {
   for (int i = 0; i < model.tiling_count; ++i) {
@@ -224,7 +232,7 @@ int split_ways(long long tiles, long long resident, long long slices, int most) 
 }
 
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
-                    const ModelGpu& gpu) {
+                    const ModelGpu& gpu, RowBytes row_bytes) {
   require_counted(gpu);
   const TilingCost& t = tiling_of(model, candidate);
   const long long resident = t.cluster == 1 ? gpu.sms : gpu.pairs;
@@ -242,8 +250,12 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
                         : candidate.scheme == Scheme::split_k ? model.sigma_split
                                                               : model.sigma_stream;
   const double read_kb = (t.block_m + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
+  const long long stored = (1LL * k * model.operand_bytes + 15) / 16 * 16;  // RowBytes' 0
+  const double beyond_kb = (t.block_m * sectors_beyond(row_bytes.a ? row_bytes.a : stored) +
+                            t.block_n / t.cluster * sectors_beyond(row_bytes.b ? row_bytes.b : stored)) / 8;
   const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
-                     model.gamma * read_kb * static_cast<double>(active) / gpu.sms;
+                     (model.gamma * read_kb + model.gamma_sectors * beyond_kb) *
+                         static_cast<double>(active) / gpu.sms;
   const double partials = model.rho * w.partials * t.block_m * t.block_n / (128.0 * 256.0);
   const double at_fit_clock = tau * w.slices + t.phi * w.tiles + partials + scheme;
   const double compute = at_fit_clock * model.fit_clock_mhz / gpu.clock_mhz;
@@ -260,37 +272,28 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
 }
 
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
-            const std::vector<Candidate>& candidates) {
-  int choice = 0;
-  double best = 0;
-  for (int i = 0; i < static_cast<int>(candidates.size()); ++i) {
-    const double us = predicted_us(model, candidates[i], m, n, k, gpu);
-    if (i == 0 || us < best) {
-      best = us;
-      choice = i;
-    }
-  }
-  return choice;
+            const std::vector<Candidate>& candidates, RowBytes row_bytes) {
+  std::vector<double> us;
+  for (const Candidate& c : candidates) us.push_back(predicted_us(model, c, m, n, k, gpu, row_bytes));
+  return static_cast<int>(std::min_element(us.begin(), us.end()) - us.begin());  // the first
 }
 
 int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
-                 const std::vector<Candidate>& candidates) {
+                 const std::vector<Candidate>& candidates, RowBytes row_bytes) {
   require_counted(gpu);
   std::vector<std::tuple<int, int, int, Scheme>> priced;
   for (const Candidate& c : candidates) {
     priced.emplace_back(c.block_m, c.block_n, c.cluster, c.scheme);
   }
-  using Key = std::tuple<const ModelConstants*, std::vector<std::tuple<int, int, int, Scheme>>,
-                         int, int, int, int, int, double, double, double>;
-  const Key key{&model, std::move(priced), m, n, k, gpu.sms, gpu.pairs, gpu.clock_mhz,
-                gpu.bytes_per_us, gpu.l2_bytes};
+  const auto key = std::make_tuple(&model, std::move(priced), m, n, k, gpu.sms, gpu.pairs,
+                                   gpu.clock_mhz, gpu.bytes_per_us, gpu.l2_bytes, row_bytes.a, row_bytes.b);
   static std::mutex mutex;  // host threads may launch at once
-  static std::map<Key, int> kept;
+  static std::map<std::remove_const_t<decltype(key)>, int> kept;
   const std::lock_guard<std::mutex> lock(mutex);
   auto known = kept.find(key);
   if (known == kept.end()) {
     if (kept.size() >= kKeptShapes) kept.clear();
-    known = kept.emplace(key, fastest(model, m, n, k, gpu, candidates)).first;
+    known = kept.emplace(key, fastest(model, m, n, k, gpu, candidates, row_bytes)).first;
   }
   return known->second;
 }

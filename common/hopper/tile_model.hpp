@@ -47,31 +47,31 @@ struct TilingCost {
 struct ModelConstants {
   const TilingCost* tilings;
   int tiling_count;
-  int slice_k;        // the K one slice covers
-  int operand_bytes;  // the bytes an element of A or B takes
+  int slice_k, operand_bytes;  // the K one slice covers; the bytes an element of A or B takes
   int max_split;      // the most K-ranges split-K cuts a tile into (split_ways' `most`)
   double rho;         // a 128 x 256 partial tile saved or read
-  double sigma_split;   // a split-K launch's extra
-  double sigma_stream;  // a Stream-K launch's extra
+  double sigma_split, sigma_stream;  // a split-K launch's extra, a Stream-K launch's
   double tau_divided;  // a divided kernel's extra a slice (more registers: FP8's spill), or 0
   double gamma;  // a slice's extra per KB read from L2, every SM reading (scaled by SMs at work)
   double lambda;        // the launch
-  double beta_bytes_per_us;  // one SM's share of DRAM
-  double fit_clock_mhz;
+  double beta_bytes_per_us, fit_clock_mhz;  // one SM's share of DRAM; the clock of the fit
   double alpha = 0;  // the shorter of compute and memory: the share the longer does not hide
+  double gamma_sectors = 0;  // as gamma, a KB of 32-byte sectors read beyond the aligned count
 };
 
-// The predicted microseconds of an m x n x k product for `candidate`. Throws
-// std::invalid_argument for a GPU with a count of 0 or a tiling `model` has no constants for.
+// The predicted microseconds of an m x n x k product for `candidate`, rows of A and of B^T
+// `row_bytes` apart (0: K elements in rows of whole 16 bytes). Throws std::invalid_argument for a
+// GPU with a count of 0 or a tiling `model` has no constants for.
+struct RowBytes { long long a = 0, b = 0; };
 double predicted_us(const ModelConstants& model, const Candidate& candidate, int m, int n, int k,
-                    const ModelGpu& gpu);
+                    const ModelGpu& gpu, RowBytes row_bytes = {});
 
 // The index in `candidates` of the one predicted fastest; the first on a tie.
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
-            const std::vector<Candidate>& candidates);
+            const std::vector<Candidate>& candidates, RowBytes row_bytes = {});
 // fastest(), kept per GPU, shape and candidates (4,096 at most): pricing walks Stream-K's runs,
 // microseconds that a small product's launch would wait for on every call.
 int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
-                 const std::vector<Candidate>& candidates);
+                 const std::vector<Candidate>& candidates, RowBytes row_bytes = {});
 
 }  // namespace ladder

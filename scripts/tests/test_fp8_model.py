@@ -34,12 +34,15 @@ class RoundsTest(unittest.TestCase):
 
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
-        # tau and phi of stage 21's eight tilings (FP8 has no 128 x 64 tiles), tau_divided, rho,
-        # the two sigmas, then the launch; whole and divided rows, on shapes that divide.
+        # tau and phi of stage 21's eight tilings (FP8 has no 128 x 64 tiles), gamma_sectors,
+        # tau_divided, rho, the two sigmas, then the launch; whole and divided rows, on shapes that
+        # divide, and rows 4,048 bytes apart (K = 4040), half of which start inside a sector.
         truth = model.Model(H200, 1e9, [0.7, 3.9, 0.72, 3.2, 0.55, 3.0, 0.53, 2.4, 0.42, 1.4,
-                                        0.0, 0.0, 0.5, 2.6, 0.28, 1.3, 0.05, 2.0, 4.7, 5.6, 4.6])
+                                        0.0, 0.0, 0.5, 2.6, 0.28, 1.3, 0.06, 0.05, 2.0, 4.7, 5.6,
+                                        4.6])
         shapes = [(4096, 4096, 4096), (512, 4096, 14336), (1024, 1024, 1024), (2048, 8192, 2048),
-                  (8192, 3072, 8192), (4096, 2112, 7168), (256, 384, 8960), (256, 4096, 14336)]
+                  (8192, 3072, 8192), (4096, 2112, 7168), (256, 384, 8960), (256, 4096, 14336),
+                  (4040, 4040, 4040)]
         samples = [(m, n, k, t, s, truth.predict(t, s, m, n, k)) for t, s in model.CANDIDATES
                    for m, n, k in shapes]
         def divides(t, s, m, n, k):
@@ -52,7 +55,7 @@ class FitTest(unittest.TestCase):
         found = model.Model(H200, 1e9).fit(samples)
         self.assertLess(found.error(samples), 1e-6)
         used = [i for i, name in enumerate(stream_k_model.NAMES) if name in model.NAMES]
-        for i in [j for u in used for j in (2 * u, 2 * u + 1)] + list(range(-5, 0)):
+        for i in [j for u in used for j in (2 * u, 2 * u + 1)] + list(range(-6, 0)):
             self.assertAlmostEqual(found.params[i], truth.params[i], places=4)
 
 
