@@ -1643,6 +1643,49 @@ def promotion():
 # ---- Writing them -------------------------------------------------------------------------------
 
 # Each picture: where it goes (the folder of the page that shows it) and what draws it.
+def row_sectors():
+    """Stage 22's rows that start inside 32-byte sectors: a slice's 128 bytes of four rows, 4,096
+    and 4,048 bytes apart, on the L2's sectors."""
+    sector = number(STAGE_21_SPLIT, r"gcd\(row_bytes % (\d+),", "sectors_beyond's row_bytes % 32")
+    row = number(STAGE_21_SPLIT, r"static_cast<double>\(t.block_n\) / t.cluster\) \* (\d+) / 1024",
+                 "read_kb's (BM + BN / c) x 128 / 1024")
+    svg = Svg(880, 0, f"Stage 22: a slice's {row} bytes of four rows on {sector}-byte sectors, "
+                      "rows 4,096 and 4,048 bytes apart")
+    top = svg.heading(f"Stage 22: where rows start decides how many {sector}-byte sectors a "
+                      "slice reads",
+                      f"Each row gives a slice {row} bytes; the L2 serves whole sectors of "
+                      f"{sector} bytes.")
+    cell, x0 = 44, 210
+    y = top + 20
+    for apart, words in ((4096, "rows 4,096 bytes apart (K = 4096)"),
+                         (4048, "rows 4,048 bytes apart (K = 4040, in whole 16 bytes)")):
+        svg.text(24, y + 14, words, 14, weight="bold")
+        y += 28
+        for r in range(4):
+            inside = r * apart % sector
+            touched = -(-(inside + row) // sector)
+            svg.text(x0 - 14, y + 20, f"row {r}", 13, anchor="end", colour=MUTED)
+            for c in range(row // sector + 1):
+                svg.rect(x0 + c * cell, y, cell, 30, fill(1, 0.4) if c < touched else EMPTY,
+                         stroke=BORDER, rx=0)
+            svg.rect(x0 + inside * cell / sector, y + 6, row * cell / sector, 18, fill(0),
+                     rx=2)
+            svg.text(x0 + (row // sector + 1) * cell + 16, y + 20,
+                     f"{touched} sectors" + ("" if inside == 0 else
+                                             f": starts {inside} bytes into one"), 13)
+            y += 38
+        y += 14
+    y = svg.lines(24, y + 6, [
+        "Blue: the slice's bytes of the row. Orange: the sectors the L2 sends for them.",
+        f"At 4,048 apart every other row reads {row // sector + 1} sectors, not "
+        f"{row // sector}: an eighth more a slice.",
+        "128 x 256 blocks alone read 384 rows a slice; in pairs each reads 256 (B's rows once "
+        "for both), so pairs pay less.",
+    ], 13)
+    svg.height = y + 4
+    return svg
+
+
 PICTURES = (
     ("13_gpu_wmma/pictures/warpgroup.svg", warpgroup),
     ("13_gpu_wmma/pictures/tma.svg", tma),
@@ -1663,6 +1706,7 @@ PICTURES = (
     ("21_gpu_stream_k/pictures/model_check.svg", model_check),
     ("21_gpu_stream_k/pictures/short_tiles.svg", short_tiles),
     ("22_gpu_fp8/pictures/promotion.svg", promotion),
+    ("22_gpu_fp8/pictures/row_sectors.svg", row_sectors),
 )
 
 

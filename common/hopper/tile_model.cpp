@@ -251,8 +251,10 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
                                                               : model.sigma_stream;
   const double read_kb = (t.block_m + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
   const long long stored = (1LL * k * model.operand_bytes + 15) / 16 * 16;  // RowBytes' 0
-  const double beyond_kb = (t.block_m * sectors_beyond(row_bytes.a ? row_bytes.a : stored) +
-                            t.block_n / t.cluster * sectors_beyond(row_bytes.b ? row_bytes.b : stored)) / 8;
+  const long long a_rows = row_bytes.a ? row_bytes.a : stored;
+  const long long b_rows = row_bytes.b ? row_bytes.b : stored;
+  const double beyond_kb =  // as read_kb, only the sectors beyond the aligned count
+      (t.block_m * sectors_beyond(a_rows) + t.block_n / t.cluster * sectors_beyond(b_rows)) / 8;
   const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
                      (model.gamma * read_kb + model.gamma_sectors * beyond_kb) *
                          static_cast<double>(active) / gpu.sms;
@@ -274,7 +276,9 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
 int fastest(const ModelConstants& model, int m, int n, int k, const ModelGpu& gpu,
             const std::vector<Candidate>& candidates, RowBytes row_bytes) {
   std::vector<double> us;
-  for (const Candidate& c : candidates) us.push_back(predicted_us(model, c, m, n, k, gpu, row_bytes));
+  for (const Candidate& c : candidates) {
+    us.push_back(predicted_us(model, c, m, n, k, gpu, row_bytes));
+  }
   return static_cast<int>(std::min_element(us.begin(), us.end()) - us.begin());  // the first
 }
 
@@ -286,7 +290,8 @@ int kept_fastest(const ModelConstants& model, int m, int n, int k, const ModelGp
     priced.emplace_back(c.block_m, c.block_n, c.cluster, c.scheme);
   }
   const auto key = std::make_tuple(&model, std::move(priced), m, n, k, gpu.sms, gpu.pairs,
-                                   gpu.clock_mhz, gpu.bytes_per_us, gpu.l2_bytes, row_bytes.a, row_bytes.b);
+                                   gpu.clock_mhz, gpu.bytes_per_us, gpu.l2_bytes, row_bytes.a,
+                                   row_bytes.b);
   static std::mutex mutex;  // host threads may launch at once
   static std::map<std::remove_const_t<decltype(key)>, int> kept;
   const std::lock_guard<std::mutex> lock(mutex);

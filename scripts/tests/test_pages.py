@@ -20,7 +20,7 @@ MOST_WORDS_PAGE = 2500
 MOST_WORDS_README = 1500
 # A companion page works a stage's lesson out in full, where the stage's page has no room left:
 # it sits in the stage's folder and is read just after the stage's page (a primer, before).
-COMPANIONS = {"21_gpu_stream_k/MODEL.md"}
+COMPANIONS = {"21_gpu_stream_k/MODEL.md", "22_gpu_fp8/MODEL.md"}
 
 
 def reading_order():

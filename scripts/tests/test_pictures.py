@@ -1,6 +1,7 @@
 """scripts/pictures.py: every committed picture is what the kernels' sources draw today, each is
 shown by a page of its folder, a constant changed in a source changes its picture, and a
 pattern no longer found in a source stops the script with the file and what it looked for."""
+import glob
 import os
 import re
 import shutil
@@ -46,9 +47,8 @@ class PicturesTest(ScriptTest):
                     head = f.read().splitlines()[:5]
                 self.assertTrue(any("generated" in line for line in head), head)
                 folder, name = path.split("/pictures/")
-                pages = [os.path.join(REPO, folder, page) for page in ("README.md", "PRIMER.md")]
-                shown = []
-                for page in filter(os.path.isfile, pages):
+                shown = []  # on any page of the folder: the stage's, a primer or a companion
+                for page in glob.glob(os.path.join(REPO, folder, "*.md")):
                     with open(page) as f:
                         shown += re.findall(r"!\[([^\]]+)\]\(pictures/" + re.escape(name) + r"\)",
                                             f.read())
