@@ -429,13 +429,15 @@ const Choices& by_size_choices() {
   return choices;
 }
 
-// by_size: the index in kVariants of the tiling the model predicts fastest for rows `rows` apart,
-// on `scaling`'s constants (per block's own: the factors cost each tiling its own share).
-int by_size_choice(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu, RowBytes rows) {
+// by_size: the index in kVariants of the tiling the model predicts fastest for A and B^T, their
+// rows as far apart as stored, on `scaling`'s constants (per block's own: the factors cost each
+// tiling its own share).
+int by_size_choice(Fp8Scaling scaling, MatrixFp8 a, MatrixFp8 b_t, const ModelGpu& gpu) {
   const ModelConstants& constants =
       scaling == Fp8Scaling::per_block ? fp8_model::kBlockModel : fp8_model::kModel;
   const Choices& choices = by_size_choices();
-  return choices.variants[kept_fastest(constants, m, n, k, gpu, choices.priced, rows)];
+  return choices.variants[kept_fastest(constants, a.height, b_t.height, a.width, gpu,
+                                       choices.priced, RowBytes{a.stride, b_t.stride})];
 }
 
 // by_size's launch: the model's pick for this GPU (`pairs`: clusters of two 128 x 256 blocks);
@@ -445,8 +447,7 @@ void launch_by_size(MatrixFp8 a, MatrixFp8 b_t, Matrix c, const Scales& scales,
                     const StreamKWorkspace& workspace) {
   using Pairs = Fp8Kernel<Wide, 1, false, 2>;
   const ModelGpu gpu = current_gpu(resident_clusters_of<Pairs>(gemm_fp8<Pairs, true, false>));
-  const Fp8Variant& variant = kVariants[by_size_choice(kScaling, c.height, c.width, a.width, gpu,
-                                                       RowBytes{a.stride, b_t.stride})];
+  const Fp8Variant& variant = kVariants[by_size_choice(kScaling, a, b_t, gpu)];
   const bool per_block = kScaling == Fp8Scaling::per_block;
   (per_block ? per_block_launch(variant, Loads) : variant.launch)(a, b_t, c, scales, workspace);
 }
@@ -487,8 +488,8 @@ std::vector<Candidate> fp8_priced() {
   return priced;
 }
 
-std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu) {
-  return kVariants[by_size_choice(scaling, m, n, k, gpu, RowBytes{})].name;
+std::string fp8_by_size_pick(Fp8Scaling scaling, MatrixFp8 a, MatrixFp8 b_t, const ModelGpu& gpu) {
+  return kVariants[by_size_choice(scaling, a, b_t, gpu)].name;
 }
 
 int fp8_promotion_window(const std::string& config, int k) {

@@ -20,12 +20,11 @@ namespace ladder {
 std::vector<std::string> fp8_configs();
 
 // What by_size's model prices each of fp8_configs() as (block_n 0: not among its choices), and
-// the one it runs for an m x n x k product on `gpu`, by name: the fastest on the constants
-// fitted to the per-tensor kernels or to the per-block ones, for rows stored as the programs
-// store them (whole 16 bytes).
+// the one it runs for A and B^T on `gpu` (their shapes and strides; no data read), by name: the
+// fastest on the constants fitted to the per-tensor kernels or to the per-block ones.
 std::vector<Candidate> fp8_priced();
 enum class Fp8Scaling { per_tensor, per_block };
-std::string fp8_by_size_pick(Fp8Scaling scaling, int m, int n, int k, const ModelGpu& gpu);
+std::string fp8_by_size_pick(Fp8Scaling scaling, MatrixFp8 a, MatrixFp8 b_t, const ModelGpu& gpu);
 
 // How many products of K the tensor cores sum between two promotions under `config` (k where
 // it never promotes): the window of the error bound fp8_gemm_gamma.

@@ -177,6 +177,21 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
     return "\n".join(lines)
 
 
+def inside_sectors(model, runs, scaling):
+    """Lines: on each fit shape whose rows start inside 32-byte sectors, 128 x 256 alone and in
+    pairs as the model predicts them and as the run measured them."""
+    lines = []
+    for run in runs:
+        for (name, m, n, k), times in run.items():
+            if not bf16_model.sectors_beyond(bf16_model.stored_row_bytes(k, 1)):
+                continue
+            sides = [f"{tiling} predicted {model.predict(tiling, 'dp', m, n, k):.1f} us, measured "
+                     f"{times[scaling.prefix + variant(tiling, 'dp')]:.1f} us"
+                     for tiling in ("128x256_c1", "128x256_c2")]
+            lines.append(f"rows inside sectors, {name}: " + "; ".join(sides))
+    return lines
+
+
 def header_text(model, block_model):
     """22_gpu_fp8/model_constants.hpp: the fitted constants, per tensor and per block."""
     def tilings(fit):
@@ -283,6 +298,7 @@ def report_text(gpu, model, samples, fit_runs, scaling, other=None):
                     f"whose N is no multiple of 4" if others else ""))
     for path, run in zip(FIT_RUNS, fit_runs):
         lines.append(check(model, run, "fit: " + os.path.basename(path), scaling, other))
+    lines += inside_sectors(model, fit_runs, scaling)
     lines.append(check(model, check_run, "held out: " + os.path.basename(CHECK_RUN), scaling,
                        other))
     if scaling is PER_BLOCK:

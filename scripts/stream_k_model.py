@@ -371,7 +371,8 @@ def sectors_beyond(row_bytes):
 
 def stored_row_bytes(k, operand_bytes):
     """The bytes from one row of A (or B^T) to the next as the programs store K elements: rows of
-    whole 16 bytes (the kernels copy others into such rows first)."""
+    whole 16 bytes, which TMA reads as they are (the launchers copy other rows into 128-byte
+    lines first)."""
     return -(-k * operand_bytes // 16) * 16
 
 

@@ -1072,7 +1072,9 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
       const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
       const int choice = fastest(*model, m, n, k, h200, candidates);
       REQUIRE(names[variants[choice]] == field[3]);
-      REQUIRE(fp8_by_size_pick(scaling, m, n, k, h200) == field[3]);
+      const int stored = (k + 15) / 16 * 16;  // the programs' rows: whole 16 bytes
+      REQUIRE(fp8_by_size_pick(scaling, MatrixFp8{k, m, stored, nullptr},
+                               MatrixFp8{k, n, stored, nullptr}, h200) == field[3]);
       REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200) ==
               Approx(std::stod(field[4])).epsilon(1e-6));
       ++shapes;
@@ -1083,20 +1085,37 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
 
 // The model prices rows by where they start. 4,040 FP8 elements stored in whole 16 bytes are 4,048
 // apart, so every other row starts inside a 32-byte sector and reads a fifth sector for its
-// slice's 128 bytes; rows 4,064 or 4,096 apart start on one. Pairs of 128 x 256 blocks read each
-// row of B once for both blocks, so the extra sectors cost them less, enough to pick them.
+// slice's 128 bytes; rows 4,064 or 4,096 apart start on one. 128 x 256 blocks alone read 128 rows
+// of A and 256 of B^T a slice, 4 rounds of 32 slices at 4040^3 on 132 SMs, so rows of both
+// inside sectors add 384 x 1/8 x 128 bytes = 6 KB a slice; pairs read B^T's rows once for both
+// blocks and pay less, enough to be picked. by_size reads the strides from the operands' views.
 TEST_CASE("22's model prices rows that start inside 32-byte sectors", "[stage22]") {
   const ModelGpu h200{132, 66, 1980, 4177594.0, 62914560};
   const Candidate alone{256, 1, Scheme::data_parallel}, pairs{256, 2, Scheme::data_parallel};
-  const auto us = [&](const Candidate& tiling, long long row_bytes) {
-    return predicted_us(fp8_model::kModel, tiling, 4040, 4040, 4040, h200,
-                        RowBytes{row_bytes, row_bytes});
+  const auto us = [&](const Candidate& tiling, RowBytes row_bytes) {
+    return predicted_us(fp8_model::kModel, tiling, 4040, 4040, 4040, h200, row_bytes);
   };
   REQUIRE(fp8_model::kModel.gamma_sectors > 0);
-  REQUIRE(us(alone, 4064) == us(alone, 4096));
-  REQUIRE(us(alone, 4048) > us(alone, 4064));
-  REQUIRE(predicted_us(fp8_model::kModel, alone, 4040, 4040, 4040, h200) == us(alone, 4048));
-  REQUIRE(us(alone, 4048) - us(alone, 4064) > us(pairs, 4048) - us(pairs, 4064));
-  REQUIRE(fastest(fp8_model::kModel, 4040, 4040, 4040, h200, {alone, pairs},
-                  RowBytes{4048, 4048}) == 1);
+  REQUIRE(us(alone, {4064, 4064}) == us(alone, {4096, 4096}));
+  REQUIRE(us(alone, {4048, 4048}) - us(alone, {4064, 4064}) ==
+          Approx(fp8_model::kModel.gamma_sectors * 6 * 128));
+  REQUIRE(predicted_us(fp8_model::kModel, alone, 4040, 4040, 4040, h200) ==
+          us(alone, {4048, 4048}));
+  REQUIRE(us(alone, {4096, 4048}) > us(alone, {4048, 4096}));  // B^T's 256 rows, A's 128
+  REQUIRE(us(alone, {4048, 4048}) - us(alone, {4064, 4064}) >
+          us(pairs, {4048, 4048}) - us(pairs, {4064, 4064}));
+  REQUIRE(fastest(fp8_model::kModel, 4040, 4040, 4040, h200, {alone, pairs}, {4048, 4048}) == 1);
+  REQUIRE(fastest(fp8_model::kModel, 4040, 4040, 4040, h200, {alone, pairs}, {4064, 4064}) == 0);
+  for (const Fp8Scaling scaling : {Fp8Scaling::per_tensor, Fp8Scaling::per_block}) {
+    const auto pick = [&](int a_stride, int b_stride) {
+      return fp8_by_size_pick(scaling, MatrixFp8{4040, 4040, a_stride, nullptr},
+                              MatrixFp8{4040, 4040, b_stride, nullptr}, h200);
+    };
+    REQUIRE(pick(4048, 4048) == "128x256_c2_promote1");
+    REQUIRE(pick(4096, 4096) == "128x256_c1_promote1");
+    REQUIRE(pick(4048, 4048) == "128x256_c2_promote1");  // kept apart from 4096's pick
+    // B^T's rows cost blocks alone twice what A's do, and pairs the same.
+    REQUIRE(pick(4048, 4096) == "128x256_c1_promote1");
+    REQUIRE(pick(4096, 4048) == "128x256_c2_promote1");
+  }
 }

@@ -23,9 +23,9 @@ constexpr std::size_t kKeptShapes = 4096;  // kept_fastest's most; past it, it s
 
 long long cdiv(long long a, long long b) { return (a + b - 1) / b; }
 
-// The share of sectors beyond the aligned count that rows `row_bytes` apart read: a row's 128
-// bytes touch 5 of 32 bytes, not 4, where they start inside one, as all rows but a share
-// gcd(row_bytes mod 32, 32) / 32 do.
+// The share of sectors beyond the aligned count that rows `row_bytes` apart read: a slice's 128
+// bytes of a row (read_kb's) touch 5 sectors of 32 bytes, not 4, where the row starts inside
+// one, as all rows but a share gcd(row_bytes mod 32, 32) / 32 do (the first on a sector).
 double sectors_beyond(long long row_bytes) {
   return (1 - std::gcd(row_bytes % 32, 32LL) / 32.0) / 4;
 }
@@ -254,7 +254,8 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
   const long long a_rows = row_bytes.a ? row_bytes.a : stored;
   const long long b_rows = row_bytes.b ? row_bytes.b : stored;
   const double beyond_kb =  // as read_kb, only the sectors beyond the aligned count
-      (t.block_m * sectors_beyond(a_rows) + t.block_n / t.cluster * sectors_beyond(b_rows)) / 8;
+      (t.block_m * sectors_beyond(a_rows) +
+       static_cast<double>(t.block_n) / t.cluster * sectors_beyond(b_rows)) * 128 / 1024;
   const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
                      (model.gamma * read_kb + model.gamma_sectors * beyond_kb) *
                          static_cast<double>(active) / gpu.sms;

@@ -32,6 +32,17 @@ class RoundsTest(unittest.TestCase):
         self.assertEqual((x[i], x[i + 1], x[-1]), (8.0, 1.0, 1.0))  # 1 round of 8 slices
 
 
+class SectorsTest(unittest.TestCase):
+    def test_the_share_of_sectors_beyond_the_aligned_count(self):
+        # A row's 128 bytes fill 4 sectors from a sector's start and touch 5 from inside one.
+        # 4,048 apart: every other row inside (1/2 x 1/4); 4,040: three rows in four (3/4 x 1/4);
+        # 4,064 or 4,096: none. The programs store K FP8 elements in rows of whole 16 bytes.
+        beyond = stream_k_model.sectors_beyond
+        self.assertEqual([beyond(b) for b in (4048, 4040, 4064, 4096)], [1 / 8, 3 / 16, 0, 0])
+        self.assertEqual([stream_k_model.stored_row_bytes(k, 1) for k in (4040, 3500, 4096)],
+                         [4048, 3504, 4096])
+
+
 class FitTest(unittest.TestCase):
     def test_the_fit_recovers_the_constants_it_was_made_from(self):
         # tau and phi of stage 21's eight tilings (FP8 has no 128 x 64 tiles), gamma_sectors,
