@@ -1679,7 +1679,7 @@ def row_sectors():
         "Blue: the slice's bytes of the row. Orange: the sectors the L2 sends for them.",
         f"At 4,048 apart every other row reads {row // sector + 1} sectors, not "
         f"{row // sector}: an eighth more a slice.",
-        "128 x 256 blocks alone read 384 rows a slice; in pairs each reads 256 (B's rows once "
+        "128 x 256 blocks alone read 384 rows a slice; in pairs each reads 256 (B^T's rows once "
         "for both), so pairs pay less.",
     ], 13)
     svg.height = y + 4
