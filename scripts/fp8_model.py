@@ -171,8 +171,7 @@ def check(model, run, label, scaling=PER_TENSOR, other=None):
              "shapes"
              + ("" if every == len(run) else f" (every candidate timed on {every} of them)")]
     lines += [f"  {name}: {pick} {gap:.1f}% slower than {oracle}"
-              + (" (rows start inside 32-byte sectors)"
-                 if bf16_model.sectors_beyond(bf16_model.stored_row_bytes(k, 1)) else "")
+              + (" (rows start inside 32-byte sectors)" if model.sectors_beyond(k) else "")
               for gap, name, pick, oracle, k in sorted(over, reverse=True)]
     return "\n".join(lines)
 
@@ -183,7 +182,7 @@ def inside_sectors(model, runs, scaling):
     lines = []
     for run in runs:
         for (name, m, n, k), times in run.items():
-            if not bf16_model.sectors_beyond(bf16_model.stored_row_bytes(k, 1)):
+            if not model.sectors_beyond(k):
                 continue
             sides = [f"{tiling} predicted {model.predict(tiling, 'dp', m, n, k):.1f} us, measured "
                      f"{times[scaling.prefix + variant(tiling, 'dp')]:.1f} us"

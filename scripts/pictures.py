@@ -1640,9 +1640,6 @@ def promotion():
     return svg
 
 
-# ---- Writing them -------------------------------------------------------------------------------
-
-# Each picture: where it goes (the folder of the page that shows it) and what draws it.
 def row_sectors():
     """Stage 22's rows that start inside 32-byte sectors: a slice's 128 bytes of four rows, 4,096
     and 4,048 bytes apart, on the L2's sectors."""
@@ -1686,6 +1683,9 @@ def row_sectors():
     return svg
 
 
+# ---- Writing them -------------------------------------------------------------------------------
+
+# Each picture: where it goes (the folder of the page that shows it) and what draws it.
 PICTURES = (
     ("13_gpu_wmma/pictures/warpgroup.svg", warpgroup),
     ("13_gpu_wmma/pictures/tma.svg", tma),

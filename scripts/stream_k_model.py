@@ -365,14 +365,13 @@ def sectors_beyond(row_bytes):
     """The share of a slice's 32-byte sectors that rows `row_bytes` apart read beyond the aligned
     count: a row's 128 bytes fill 4 sectors where they start on a sector, and touch 5 where they
     start inside one, as all rows but a share gcd(row_bytes mod 32, 32) / 32 do."""
-    inside = row_bytes % 32
-    return 0.0 if inside == 0 else (1 - math.gcd(inside, 32) / 32) / 4
+    return (1 - math.gcd(row_bytes % 32, 32) / 32) / 4
 
 
 def stored_row_bytes(k, operand_bytes):
-    """The bytes from one row of A (or B^T) to the next as the programs store K elements: rows of
-    whole 16 bytes, which TMA reads as they are (the launchers copy other rows into 128-byte
-    lines first)."""
+    """The bytes from one row of A (or B^T) to the next as the programs store K elements
+    (fp8_stride, common/harness/fp8_gemm_bench.hpp): rows of whole 16 bytes, which TMA reads as
+    they are (the launchers copy other rows into 128-byte lines first)."""
     return -(-k * operand_bytes // 16) * 16
 
 
@@ -408,6 +407,10 @@ class Model:
         reading: 0 where the model has no such term."""
         return self.params[2 * len(NAMES) + self.busy_reads] if self.row_sectors else 0.0
 
+    def sectors_beyond(self, k):
+        """sectors_beyond() of rows of K elements as the programs store them."""
+        return sectors_beyond(stored_row_bytes(k, self.operand_bytes))
+
     def active_sms(self, tiling, divided, m, n):
         """The SMs at work: every cluster's (a pair over one tile row does one block's work),
         for whole tiles no more than the tiles'."""
@@ -426,8 +429,8 @@ class Model:
         if self.busy_reads:
             x[2 * len(NAMES)] = slices * read_kb(tiling) * busy
         if self.row_sectors:
-            beyond = sectors_beyond(stored_row_bytes(k, self.operand_bytes))
-            x[2 * len(NAMES) + self.busy_reads] = slices * read_kb(tiling) * beyond * busy
+            x[2 * len(NAMES) + self.busy_reads] = (slices * read_kb(tiling)
+                                                   * self.sectors_beyond(k) * busy)
         if divided and self.divided_slices:
             x[-5] = slices
         bm, bn, _ = TILINGS[tiling]

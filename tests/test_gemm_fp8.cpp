@@ -1070,12 +1070,12 @@ TEST_CASE("22's model makes its script's pick and prediction on every listed sha
       CAPTURE(field[0], field[1], field[2]);
       const int m = std::stoi(field[0]), n = std::stoi(field[1]), k = std::stoi(field[2]);
       const ModelGpu h200{132, 66, 1980, std::stod(field[5]), std::stod(field[6])};
-      const int choice = fastest(*model, m, n, k, h200, candidates);
+      const int stored = fp8_stride(k);  // the programs' rows, as the script prices them
+      const int choice = fastest(*model, m, n, k, h200, candidates, RowBytes{stored, stored});
       REQUIRE(names[variants[choice]] == field[3]);
-      const int stored = (k + 15) / 16 * 16;  // the programs' rows: whole 16 bytes
       REQUIRE(fp8_by_size_pick(scaling, MatrixFp8{k, m, stored, nullptr},
                                MatrixFp8{k, n, stored, nullptr}, h200) == field[3]);
-      REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200) ==
+      REQUIRE(predicted_us(*model, candidates[choice], m, n, k, h200, RowBytes{stored, stored}) ==
               Approx(std::stod(field[4])).epsilon(1e-6));
       ++shapes;
     }
@@ -1100,7 +1100,7 @@ TEST_CASE("22's model prices rows that start inside 32-byte sectors", "[stage22]
   REQUIRE(us(alone, {4048, 4048}) - us(alone, {4064, 4064}) ==
           Approx(fp8_model::kModel.gamma_sectors * 6 * 128));
   REQUIRE(predicted_us(fp8_model::kModel, alone, 4040, 4040, 4040, h200) ==
-          us(alone, {4048, 4048}));
+          us(alone, {4096, 4096}));  // no row bytes given: rows on sectors
   REQUIRE(us(alone, {4096, 4048}) > us(alone, {4048, 4096}));  // B^T's 256 rows, A's 128
   REQUIRE(us(alone, {4048, 4048}) - us(alone, {4064, 4064}) >
           us(pairs, {4048, 4048}) - us(pairs, {4064, 4064}));

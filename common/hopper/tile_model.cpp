@@ -250,12 +250,9 @@ double predicted_us(const ModelConstants& model, const Candidate& candidate, int
                         : candidate.scheme == Scheme::split_k ? model.sigma_split
                                                               : model.sigma_stream;
   const double read_kb = (t.block_m + static_cast<double>(t.block_n) / t.cluster) * 128 / 1024;
-  const long long stored = (1LL * k * model.operand_bytes + 15) / 16 * 16;  // RowBytes' 0
-  const long long a_rows = row_bytes.a ? row_bytes.a : stored;
-  const long long b_rows = row_bytes.b ? row_bytes.b : stored;
   const double beyond_kb =  // as read_kb, only the sectors beyond the aligned count
-      (t.block_m * sectors_beyond(a_rows) +
-       static_cast<double>(t.block_n) / t.cluster * sectors_beyond(b_rows)) * 128 / 1024;
+      (t.block_m * sectors_beyond(row_bytes.a) +
+       static_cast<double>(t.block_n) / t.cluster * sectors_beyond(row_bytes.b)) * 128 / 1024;
   const double tau = t.tau + (w.divided ? model.tau_divided : 0) +
                      (model.gamma * read_kb + model.gamma_sectors * beyond_kb) *
                          static_cast<double>(active) / gpu.sms;

@@ -59,7 +59,7 @@ struct ModelConstants {
   double gamma_sectors = 0;  // as gamma, a KB of 32-byte sectors read beyond the aligned count
 };
 
-struct RowBytes { long long a = 0, b = 0; };  // bytes a row of A, of B^T; 0: K in whole 16 bytes
+struct RowBytes { long long a = 0, b = 0; };  // bytes a row of A, of B^T (0: rows on sectors)
 // The predicted microseconds of an m x n x k product for `candidate`, rows of A and of B^T
 // `row_bytes` apart, each matrix starting on a 32-byte sector. Throws std::invalid_argument for
 // a GPU with a count of 0 or a tiling `model` has no constants for.
